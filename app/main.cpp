@@ -1,0 +1,82 @@
+// telestation: the workstation. Parses its command line before any QApplication exists, so that
+// --help, --version and --headless run without a display.
+#include "core/common/command_line.hpp"
+#include "core/common/paths.hpp"
+#include "core/mdb/sqlite_store.hpp"
+#include "core/mdb/summary.hpp"
+#include "telestation_version.hpp"
+#include "ui/main_window.hpp"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <string>
+
+using namespace telestation;
+
+namespace {
+
+int runHeadless(const mdb::MissionDatabase& db, const std::string& path)
+{
+    std::printf("Telestation %s (headless)\nMission database: %s\n%s", kVersion, path.c_str(),
+                mdb::summarize(db).c_str());
+    std::fflush(stdout);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CommandLine cli("telestation", "Ground-station telemetry workstation.");
+    cli.addFlag("help", "Show this help and exit.");
+    cli.addFlag("version", "Show the version and exit.");
+    cli.addFlag("headless", "Run without a display: load the mission database and report on the console.");
+    cli.addOption("mdb", "FILE", "Mission database (.mdb) to load; default: the training database.");
+    cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
+    if (const auto parsed = cli.parse(argc, argv); !parsed) {
+        std::fprintf(stderr, "telestation: %s\n", parsed.error().message.c_str());
+        return 2;
+    }
+    if (cli.isSet("help")) {
+        std::fputs(cli.helpText().c_str(), stdout);
+        return 0;
+    }
+    if (cli.isSet("version")) {
+        std::printf("telestation %s\n", kVersion);
+        return 0;
+    }
+
+    const auto quitAfterMs = cli.integer("quit-after", -1);
+    if (!quitAfterMs) {
+        std::fprintf(stderr, "telestation: %s\n", quitAfterMs.error().message.c_str());
+        return 2;
+    }
+
+    const std::string mdbPath = cli.value("mdb", trainingDatabasePath().string());
+    auto db = mdb::loadDatabase(mdbPath);
+    if (!db) {
+        std::fprintf(stderr, "telestation: %s\n", db.error().toString().c_str());
+        return 1;
+    }
+    if (cli.isSet("headless"))
+        return runHeadless(*db, mdbPath);
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Telestation"));
+    QApplication::setOrganizationName(QStringLiteral("Telestation"));
+    QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
+    spdlog::info("Telestation {} starting; mission database {}", kVersion, mdbPath);
+
+    ui::MainWindow window;
+    window.setMissionDatabase(*db, QString::fromStdString(mdbPath));
+    window.show();
+    if (*quitAfterMs >= 0)
+        QTimer::singleShot(static_cast<int>(*quitAfterMs), &window, &QWidget::close);
+    const int rc = QApplication::exec();
+    spdlog::info("Telestation exiting ({})", rc);
+    return rc;
+}

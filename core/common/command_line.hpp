@@ -1,0 +1,122 @@
+// A small command-line parser for the Telestation programs. Works before any QApplication exists, so
+// --help, --version and --headless need no display. Errors are one line, for exit code 2.
+#pragma once
+
+#include "core/common/result.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace telestation {
+
+class CommandLine {
+public:
+    struct Option {
+        std::string name;      // without the leading "--"
+        std::string valueName; // empty: a flag without a value
+        std::string help;
+        bool hidden = false;   // accepted but not listed (test hooks)
+    };
+
+    CommandLine(std::string program, std::string summary) : m_program(std::move(program)), m_summary(std::move(summary)) {}
+
+    void addFlag(std::string name, std::string help, bool hidden = false)
+    {
+        m_options.push_back({std::move(name), {}, std::move(help), hidden});
+    }
+    void addOption(std::string name, std::string valueName, std::string help, bool hidden = false)
+    {
+        m_options.push_back({std::move(name), std::move(valueName), std::move(help), hidden});
+    }
+
+    // Accepts "--name value", "--name=value" and "--flag". Fails on an unknown option, a missing value,
+    // a value given to a flag, or a positional argument.
+    [[nodiscard]] Status parse(int argc, const char* const* argv)
+    {
+        for (int i = 1; i < argc; ++i) {
+            std::string_view arg = argv[i];
+            if (arg.size() < 3 || arg.substr(0, 2) != "--")
+                return Error{"unexpected argument '" + std::string(arg) + "' (see --help)", {}};
+            arg.remove_prefix(2);
+            std::string_view value;
+            bool hasValue = false;
+            if (const auto eq = arg.find('='); eq != std::string_view::npos) {
+                value = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                hasValue = true;
+            }
+            const Option* option = find(arg);
+            if (!option)
+                return Error{"unknown option --" + std::string(arg) + " (see --help)", {}};
+            if (option->valueName.empty()) {
+                if (hasValue)
+                    return Error{"option --" + option->name + " takes no value", {}};
+                m_values[option->name] = "";
+                continue;
+            }
+            if (!hasValue) {
+                if (i + 1 >= argc)
+                    return Error{"option --" + option->name + " needs a value: " + option->valueName, {}};
+                value = argv[++i];
+            }
+            m_values[option->name] = std::string(value);
+        }
+        return {};
+    }
+
+    [[nodiscard]] bool isSet(std::string_view name) const { return m_values.find(std::string(name)) != m_values.end(); }
+    [[nodiscard]] std::string value(std::string_view name, std::string fallback = {}) const
+    {
+        const auto it = m_values.find(std::string(name));
+        return it == m_values.end() ? fallback : it->second;
+    }
+
+    // The option's value as an integer; `fallback` when the option is not given.
+    [[nodiscard]] Result<long long> integer(std::string_view name, long long fallback) const
+    {
+        if (!isSet(name))
+            return fallback;
+        const std::string text = value(name);
+        long long out = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (ec != std::errc{} || end != text.data() + text.size())
+            return Error{"option --" + std::string(name) + " needs a whole number, not '" + text + "'", {}};
+        return out;
+    }
+
+    [[nodiscard]] std::string helpText() const
+    {
+        std::string out = "Usage: " + m_program + " [options]\n" + m_summary + "\n\nOptions:\n";
+        std::size_t width = 0;
+        for (const auto& o : m_options)
+            if (!o.hidden)
+                width = std::max(width, o.name.size() + (o.valueName.empty() ? 0 : o.valueName.size() + 1));
+        for (const auto& o : m_options) {
+            if (o.hidden)
+                continue;
+            std::string left = "--" + o.name + (o.valueName.empty() ? "" : " " + o.valueName);
+            out += "  " + left + std::string(width + 4 - left.size() + 2, ' ') + o.help + "\n";
+        }
+        return out;
+    }
+
+private:
+    [[nodiscard]] const Option* find(std::string_view name) const
+    {
+        for (const auto& o : m_options)
+            if (o.name == name)
+                return &o;
+        return nullptr;
+    }
+
+    std::string m_program;
+    std::string m_summary;
+    std::vector<Option> m_options;
+    std::map<std::string, std::string> m_values;
+};
+
+} // namespace telestation
