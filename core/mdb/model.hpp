@@ -137,7 +137,7 @@ struct PacketDef {
     // length (the minimum) and maxLength bytes; parameters past the end of a shorter packet are absent.
     std::uint32_t length = 0;
     bool variableLength = false;
-    std::uint32_t maxLength = 0; // variable length only
+    std::uint32_t maxLength = 0; // variable length only; 0 for a fixed-length packet
     ByteOrder byteOrder = ByteOrder::BigEndian;
     std::string description;
     std::optional<CucLayout> secondaryHeader;

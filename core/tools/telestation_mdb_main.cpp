@@ -1,0 +1,270 @@
+// telestation-mdb: compiles mission database definitions (*.tdef) into the SQLite form the station
+// loads (*.mdb), exports them back to canonical text, checks and summarizes either form.
+// Exit codes: 0 success, 1 the data has errors or a file could not be read/written, 2 wrong usage.
+#include "core/mdb/sqlite_store.hpp"
+#include "core/mdb/summary.hpp"
+#include "core/mdb/text_format.hpp"
+#include "core/mdb/validate.hpp"
+#include "telestation_version.hpp"
+
+#include <array>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+using namespace telestation;
+using namespace telestation::mdb;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+constexpr std::string_view kUsage
+    = "Usage: telestation-mdb COMMAND ARGUMENTS\n"
+      "\n"
+      "Commands:\n"
+      "  import IN.tdef OUT.mdb    Parse and validate a text definition and write it to a mission database.\n"
+      "                            On any error nothing is written; an existing OUT.mdb is replaced whole.\n"
+      "  export IN.mdb OUT.tdef    Write a mission database as canonical text; OUT '-' is standard output.\n"
+      "  check FILE                Load and validate a .mdb or .tdef file (told apart by content) and\n"
+      "                            print its errors and warnings.\n"
+      "  summary FILE              Print the mission, its counts and one line per packet.\n"
+      "\n"
+      "Options:\n"
+      "  -h, --help                Show this help.\n"
+      "  --version                 Show the version.\n"
+      "\n"
+      "Diagnostics go to standard error as FILE:LINE:COLUMN: SEVERITY: MESSAGE.\n"
+      "Opening a .mdb written by an older Telestation upgrades it in place.\n"
+      "Exit status: 0 success, 1 errors in the data or in reading/writing a file, 2 wrong usage.\n";
+
+int usageError(const std::string& message)
+{
+    std::cerr << "telestation-mdb: " << message << " (see telestation-mdb --help)\n";
+    return kExitUsage;
+}
+
+void print(const Diagnostics& diagnostics)
+{
+    for (const auto& d : diagnostics)
+        std::cerr << d.toString() << '\n';
+}
+
+Diagnostic errorDiagnostic(const Error& error)
+{
+    return Diagnostic { Severity::Error, error.message, error.where };
+}
+
+std::size_t warningCount(const Diagnostics& diagnostics)
+{
+    std::size_t n = 0;
+    for (const auto& d : diagnostics)
+        n += d.severity == Severity::Warning ? 1 : 0;
+    return n;
+}
+
+// A file that is not SQLite but has NUL bytes near its start is no text definition either: one error
+// then, rather than one per line of binary noise.
+bool looksBinary(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::array<char, 4096> head {};
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    const auto n = static_cast<std::size_t>(in.gcount());
+    for (std::size_t i = 0; i < n; ++i)
+        if (head[i] == '\0')
+            return true;
+    return false;
+}
+
+Diagnostic binaryFileError(const std::string& path)
+{
+    return errorDiagnostic(
+        Error { "neither a mission database (no SQLite header) nor a text definition (binary content)",
+            SourceLocation { path, 0, 0 } });
+}
+
+struct Loaded {
+    std::optional<MissionDatabase> database; // empty when there were errors
+    Diagnostics diagnostics;
+};
+
+// Reads a .mdb or a .tdef, telling them apart by the SQLite header rather than by the name. Text is
+// always validated (the parser does it); a .mdb only when `validateDatabase` is set.
+Loaded loadAny(const std::string& path, bool validateDatabase)
+{
+    Loaded out;
+    if (hasSqliteHeader(path)) {
+        auto loaded = loadDatabase(path);
+        if (!loaded) {
+            out.diagnostics.push_back(errorDiagnostic(loaded.error()));
+            return out;
+        }
+        if (validateDatabase)
+            out.diagnostics = toDiagnostics(validate(*loaded), path);
+        if (!hasErrors(out.diagnostics))
+            out.database = std::move(*loaded);
+        return out;
+    }
+    if (looksBinary(path)) {
+        out.diagnostics.push_back(binaryFileError(path));
+        return out;
+    }
+    ImportResult imported = readTextFile(path);
+    out.diagnostics = std::move(imported.diagnostics);
+    if (!hasErrors(out.diagnostics))
+        out.database = std::move(imported.database);
+    return out;
+}
+
+std::string counts(const MissionDatabase& db)
+{
+    return std::to_string(db.packets.size()) + " packets, " + std::to_string(db.parameterCount()) + " parameters";
+}
+
+int runImport(const std::string& in, const std::string& out)
+{
+    if (hasSqliteHeader(in)) {
+        print({ errorDiagnostic(Error {
+            "is a mission database (SQLite), not a text definition; nothing written", SourceLocation { in, 0, 0 } }) });
+        return kExitFailed;
+    }
+    if (looksBinary(in)) {
+        print({ binaryFileError(in) });
+        return kExitFailed;
+    }
+    ImportResult imported = readTextFile(in);
+    print(imported.diagnostics);
+    if (!imported.ok()) {
+        std::cerr << "telestation-mdb: " << in << " has errors; " << out << " was not written\n";
+        return kExitFailed;
+    }
+    if (auto saved = saveDatabase(imported.database, out); !saved) {
+        print({ errorDiagnostic(saved.error()) });
+        return kExitFailed;
+    }
+    std::cout << "wrote " << out << ": " << counts(imported.database) << '\n';
+    return kExitOk;
+}
+
+int runExport(const std::string& in, const std::string& out)
+{
+    Loaded loaded = loadAny(in, false);
+    print(loaded.diagnostics);
+    if (!loaded.database)
+        return kExitFailed;
+    if (out == "-") {
+        std::cout << writeText(*loaded.database) << std::flush;
+        if (!std::cout) {
+            std::cerr << "telestation-mdb: cannot write to standard output\n";
+            return kExitFailed;
+        }
+        return kExitOk;
+    }
+    if (auto written = writeTextFile(*loaded.database, out); !written) {
+        print({ errorDiagnostic(written.error()) });
+        return kExitFailed;
+    }
+    return kExitOk;
+}
+
+int runCheck(const std::string& file)
+{
+    Loaded loaded = loadAny(file, true);
+    print(loaded.diagnostics);
+    if (!loaded.database)
+        return kExitFailed;
+    std::cout << file << ": ok: " << counts(*loaded.database) << ", " << warningCount(loaded.diagnostics)
+              << " warnings\n";
+    return kExitOk;
+}
+
+int runSummary(const std::string& file)
+{
+    Loaded loaded = loadAny(file, false);
+    print(loaded.diagnostics);
+    if (!loaded.database)
+        return kExitFailed;
+    std::cout << summarize(*loaded.database);
+    return kExitOk;
+}
+
+struct Command {
+    std::string_view name;
+    std::size_t arguments;
+    std::string_view synopsis;
+};
+
+constexpr Command kCommands[] = {
+    { "import", 2, "import IN.tdef OUT.mdb" },
+    { "export", 2, "export IN.mdb OUT.tdef|-" },
+    { "check", 1, "check FILE" },
+    { "summary", 1, "summary FILE" },
+};
+
+int run(const std::vector<std::string>& args)
+{
+    if (args.empty())
+        return usageError("missing command");
+    const std::string& first = args[0];
+    if (first == "-h" || first == "--help") {
+        if (args.size() > 1)
+            return usageError("unexpected argument '" + args[1] + "' after " + first);
+        std::cout << kUsage;
+        return kExitOk;
+    }
+    if (first == "--version") {
+        if (args.size() > 1)
+            return usageError("unexpected argument '" + args[1] + "' after --version");
+        std::cout << "telestation-mdb " << kVersion << " (mission database schema " << kSchemaVersion << ")\n";
+        return kExitOk;
+    }
+    if (first.starts_with('-'))
+        return usageError("unknown option '" + first + "'");
+
+    const Command* command = nullptr;
+    for (const auto& c : kCommands)
+        if (c.name == first)
+            command = &c;
+    if (command == nullptr)
+        return usageError("unknown command '" + first + "'");
+
+    const std::vector<std::string> operands(args.begin() + 1, args.end());
+    for (const auto& operand : operands) {
+        // "-" alone is standard output; anything else that starts with '-' is an option we lack.
+        if (operand.starts_with('-') && operand != "-")
+            return usageError("unknown option '" + operand + "' for " + first);
+        if (operand.empty())
+            return usageError("empty file name for " + first);
+    }
+    if (operands.size() != command->arguments)
+        return usageError(first + " takes " + std::to_string(command->arguments)
+            + (command->arguments == 1 ? " argument" : " arguments") + ": " + std::string(command->synopsis));
+    if (operands[0] == "-")
+        return usageError(first + " does not read standard input");
+    if (first == "import") {
+        if (operands[1] == "-")
+            return usageError("import writes a file, not standard output");
+        return runImport(operands[0], operands[1]);
+    }
+    if (first == "export")
+        return runExport(operands[0], operands[1]);
+    if (first == "check")
+        return runCheck(operands[0]);
+    return runSummary(operands[0]);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i)
+        args.emplace_back(argv[i]);
+    return run(args);
+}
