@@ -152,7 +152,7 @@ Result<DecodePlan> DecodePlan::compile(const mdb::PacketDef& packet)
     return plan;
 }
 
-double DecodePlan::calibrate(const FieldOp& op, double x, std::int64_t code, DecodedValue& v) const noexcept
+inline double DecodePlan::calibrate(const FieldOp& op, double x, std::int64_t code, DecodedValue& v) const noexcept
 {
     switch (op.calKind) {
     case CalKind::None:
@@ -189,25 +189,27 @@ double DecodePlan::calibrate(const FieldOp& op, double x, std::int64_t code, Dec
     return x;
 }
 
-LimitState DecodePlan::checkLimits(const FieldOp& op, const DecodedValue& v) const noexcept
+inline LimitState DecodePlan::checkLimits(const FieldOp& op, const DecodedValue& v) const noexcept
 {
     switch (op.limitKind) {
     case LimitKind::None:
         return LimitState::None;
     case LimitKind::Numeric: {
+        // Branch-free: values near a limit flip between bands, and mispredicted branches would cost
+        // more than the four comparisons. Index bits: red low, yellow low, red high, yellow high.
+        static constexpr LimitState kBands[16] = {
+            LimitState::Normal,    LimitState::YellowHigh, LimitState::Normal,  LimitState::RedHigh,
+            LimitState::YellowLow, LimitState::YellowLow,  LimitState::YellowLow, LimitState::YellowLow,
+            LimitState::Normal,    LimitState::Normal,     LimitState::Normal,  LimitState::Normal,
+            LimitState::RedLow,    LimitState::RedLow,     LimitState::RedLow,  LimitState::RedLow,
+        };
         const NumericLimit& l = m_numericLimits[op.limitIndex];
         const double x = v.calibrated;
-        if (std::isnan(x))
+        if (x != x) [[unlikely]]
             return LimitState::Invalid;
-        if (x < l.redLow)
-            return LimitState::RedLow;
-        if (x > l.redHigh)
-            return LimitState::RedHigh;
-        if (x < l.yellowLow)
-            return LimitState::YellowLow;
-        if (x > l.yellowHigh)
-            return LimitState::YellowHigh;
-        return LimitState::Normal;
+        const unsigned index = (unsigned{x < l.redLow} << 3) | (unsigned{x < l.yellowLow} << 2)
+            | (unsigned{x > l.redHigh} << 1) | unsigned{x > l.yellowHigh};
+        return kBands[index];
     }
     case LimitKind::States: {
         if (v.state < 0)

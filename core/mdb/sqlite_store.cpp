@@ -873,7 +873,8 @@ private:
         const bool pField = r.boolean(11);
         const auto idOffset = r.optionalInteger(12, 0, std::numeric_limits<std::uint32_t>::max());
         const auto idLength = r.optionalInteger(13, 1, 64);
-        const auto idValue = r.isNull(14) ? std::nullopt : std::optional<std::int64_t>(r.integer(14));
+        const bool hasIdValue = !r.isNull(14);
+        const std::int64_t idValue = hasIdValue ? r.integer(14) : 0;
         const std::string what = "packet '" + p.name + "'";
         if (r.failed())
             return fail(what + ": " + r.problem());
@@ -886,11 +887,11 @@ private:
         else if (pField)
             return fail(what + ": cuc_p_field is set without a CUC secondary header");
 
-        if (idOffset.has_value() != idLength.has_value() || idOffset.has_value() != idValue.has_value())
+        if (idOffset.has_value() != idLength.has_value() || idOffset.has_value() != hasIdValue)
             return fail(what + ": the secondary id columns must be all set or all NULL");
         if (idOffset)
             p.secondaryId = SecondaryId { static_cast<std::uint32_t>(*idOffset), static_cast<std::uint32_t>(*idLength),
-                std::bit_cast<std::uint64_t>(*idValue) };
+                std::bit_cast<std::uint64_t>(idValue) };
 
         if (!m_packetIndex.emplace(id, m_db.packets.size()).second)
             return fail(what + ": duplicate packet id " + std::to_string(id));
