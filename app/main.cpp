@@ -5,10 +5,10 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
 #include "telestation_version.hpp"
+#include "ui/widgets/window_capture.hpp"
 #include "ui/main_window.hpp"
 
 #include <QApplication>
-#include <QTimer>
 
 #include <spdlog/spdlog.h>
 
@@ -37,6 +37,7 @@ int main(int argc, char** argv)
     cli.addFlag("headless", "Run without a display: load the mission database and report on the console.");
     cli.addOption("mdb", "FILE", "Mission database (.mdb) to load; default: the training database.");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
+    cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
     if (const auto parsed = cli.parse(argc, argv); !parsed) {
         std::fprintf(stderr, "telestation: %s\n", parsed.error().message.c_str());
         return 2;
@@ -75,7 +76,7 @@ int main(int argc, char** argv)
     window.setMissionDatabase(*db, QString::fromStdString(mdbPath));
     window.show();
     if (*quitAfterMs >= 0)
-        QTimer::singleShot(static_cast<int>(*quitAfterMs), &window, &QWidget::close);
+        ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));
     const int rc = QApplication::exec();
     spdlog::info("Telestation exiting ({})", rc);
     return rc;

@@ -3,9 +3,9 @@
 #include "core/common/command_line.hpp"
 #include "sim/gui/sim_main_window.hpp"
 #include "telestation_version.hpp"
+#include "ui/widgets/window_capture.hpp"
 
 #include <QApplication>
-#include <QTimer>
 
 #include <cstdio>
 #include <string>
@@ -17,6 +17,7 @@ int main(int argc, char** argv)
     cli.addFlag("help", "Show this help and exit.");
     cli.addFlag("version", "Show the version and exit.");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
+    cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
     if (const auto parsed = cli.parse(argc, argv); !parsed) {
         std::fprintf(stderr, "telestation-sim: %s\n", parsed.error().message.c_str());
         return 2;
@@ -39,6 +40,6 @@ int main(int argc, char** argv)
     sim::SimMainWindow window;
     window.show();
     if (*quitAfterMs >= 0)
-        QTimer::singleShot(static_cast<int>(*quitAfterMs), &window, &QWidget::close);
+        ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));
     return QApplication::exec();
 }

@@ -124,6 +124,27 @@ private slots:
         QCOMPARE(r.status, QProcess::NormalExit);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
+
+    void screenshotHookWritesPng()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("window.png"));
+        const Run r = run(QStringLiteral("telestation"),
+                          {QStringLiteral("--quit-after"), QStringLiteral("200"), QStringLiteral("--screenshot"), png},
+                          QStringLiteral("offscreen"));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QFile file(png);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.size() > 1000);
+        QCOMPARE(file.read(4), QByteArray("\x89PNG"));
+
+        const QString unwritable = dir.filePath(QStringLiteral("no/such/dir/window.png"));
+        const Run bad = run(QStringLiteral("telestation"),
+                            {QStringLiteral("--quit-after"), QStringLiteral("100"), QStringLiteral("--screenshot"), unwritable},
+                            QStringLiteral("offscreen"));
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY(bad.err.contains(unwritable));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestAppCli)
