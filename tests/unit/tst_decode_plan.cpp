@@ -1,5 +1,6 @@
 // Decoder: every data type at aligned and unaligned bit offsets, both byte orders, sign extension,
 // 64-bit fields, each calibrator with its edges, limit boundaries, absent parameters, packet time.
+#include "tests/support/model_builders.hpp"
 #include "core/decode/bits.hpp"
 #include "core/decode/decode_plan.hpp"
 
@@ -18,15 +19,7 @@ using mdb::DataType;
 
 namespace {
 
-mdb::ParameterDef param(const char* name, std::uint32_t offset, std::uint32_t length, DataType type)
-{
-    mdb::ParameterDef p;
-    p.name = name;
-    p.bitOffset = offset;
-    p.bitLength = length;
-    p.type = type;
-    return p;
-}
+using test::makeParameter;
 
 mdb::PacketDef packetWith(std::vector<mdb::ParameterDef> params, std::uint32_t length = 64)
 {
@@ -65,24 +58,24 @@ private slots:
         // Bytes 6..: 0xAB 0xCD 0xEF 0x12 ...
         std::vector<std::uint8_t> b(32, 0);
         b[6] = 0xAB; b[7] = 0xCD; b[8] = 0xEF; b[9] = 0x12;
-        QCOMPARE(decodeSingle(param("A", 48, 8, DataType::UnsignedInt), b).raw, 0xABu);
-        QCOMPARE(decodeSingle(param("A", 48, 16, DataType::UnsignedInt), b).raw, 0xABCDu);
+        QCOMPARE(decodeSingle(makeParameter("A", 48, 8, DataType::UnsignedInt), b).raw, 0xABu);
+        QCOMPARE(decodeSingle(makeParameter("A", 48, 16, DataType::UnsignedInt), b).raw, 0xABCDu);
         // 0xABCD = 1010 1011 1100 1101: bits 52..59 = 1011 1100
-        QCOMPARE(decodeSingle(param("A", 52, 8, DataType::UnsignedInt), b).raw, 0xBCu);
+        QCOMPARE(decodeSingle(makeParameter("A", 52, 8, DataType::UnsignedInt), b).raw, 0xBCu);
         // 3 bits at 49: 010
-        QCOMPARE(decodeSingle(param("A", 49, 3, DataType::UnsignedInt), b).raw, 0b010u);
+        QCOMPARE(decodeSingle(makeParameter("A", 49, 3, DataType::UnsignedInt), b).raw, 0b010u);
         // 12 bits at 53 of AB CD EF: 1010 1[011 1100 1101 1]110 1111 -> 0111 1001 1011 = 0x79B
-        QCOMPARE(decodeSingle(param("A", 53, 12, DataType::UnsignedInt), b).raw, 0x79Bu);
+        QCOMPARE(decodeSingle(makeParameter("A", 53, 12, DataType::UnsignedInt), b).raw, 0x79Bu);
         // 1 bit
-        QCOMPARE(decodeSingle(param("A", 48, 1, DataType::UnsignedInt), b).raw, 1u);
-        QCOMPARE(decodeSingle(param("A", 49, 1, DataType::UnsignedInt), b).raw, 0u);
+        QCOMPARE(decodeSingle(makeParameter("A", 48, 1, DataType::UnsignedInt), b).raw, 1u);
+        QCOMPARE(decodeSingle(makeParameter("A", 49, 1, DataType::UnsignedInt), b).raw, 0u);
     }
 
     void littleEndianFields()
     {
         std::vector<std::uint8_t> b(32, 0);
         b[6] = 0x34; b[7] = 0x12; b[8] = 0x78; b[9] = 0x56;
-        auto p = param("L", 48, 16, DataType::UnsignedInt);
+        auto p = makeParameter("L", 48, 16, DataType::UnsignedInt);
         p.byteOrder = mdb::ByteOrder::LittleEndian;
         QCOMPARE(decodeSingle(p, b).raw, 0x1234u);
         p.bitLength = 32;
@@ -90,7 +83,7 @@ private slots:
         p.bitLength = 24;
         QCOMPARE(decodeSingle(p, b).raw, 0x781234u);
         // Packet default little-endian, parameter override big-endian.
-        auto pk = packetWith({param("D", 48, 16, DataType::UnsignedInt), param("B", 48, 16, DataType::UnsignedInt)});
+        auto pk = packetWith({makeParameter("D", 48, 16, DataType::UnsignedInt), makeParameter("B", 48, 16, DataType::UnsignedInt)});
         pk.byteOrder = mdb::ByteOrder::LittleEndian;
         pk.parameters[1].byteOrder = mdb::ByteOrder::BigEndian;
         pk.parameters[1].overlapAllowed = true;
@@ -104,15 +97,15 @@ private slots:
         // Little-endian 16 bits at an unaligned offset: the two bytes taken at bit 52, then reversed.
         std::vector<std::uint8_t> c(32, 0);
         c[6] = 0x0A; c[7] = 0xBC; c[8] = 0xD0; // bits 52..67 = 0xABCD -> reversed 0xCDAB
-        auto u = param("U", 52, 16, DataType::UnsignedInt);
+        auto u = makeParameter("U", 52, 16, DataType::UnsignedInt);
         u.byteOrder = mdb::ByteOrder::LittleEndian;
         QCOMPARE(decodeSingle(u, c).raw, 0xCDABu);
         // A little-endian field that is not whole bytes and spans two bytes is refused.
-        auto bad = param("X", 52, 12, DataType::UnsignedInt);
+        auto bad = makeParameter("X", 52, 12, DataType::UnsignedInt);
         bad.byteOrder = mdb::ByteOrder::LittleEndian;
         QVERIFY(!DecodePlan::compile(packetWith({bad})).ok());
         // ... but a sub-byte field within one byte has no byte order and is fine.
-        auto small = param("S", 50, 4, DataType::UnsignedInt);
+        auto small = makeParameter("S", 50, 4, DataType::UnsignedInt);
         small.byteOrder = mdb::ByteOrder::LittleEndian;
         QVERIFY(DecodePlan::compile(packetWith({small})).ok());
     }
@@ -167,7 +160,7 @@ private slots:
                     QCOMPARE(extractBits(bytes.data(), bit, 1), extractBits(before.data(), bit, 1));
                 }
 
-                auto p = param("V", offset, std::uint32_t(length), DataType(type));
+                auto p = makeParameter("V", offset, std::uint32_t(length), DataType(type));
                 if (little)
                     p.byteOrder = mdb::ByteOrder::LittleEndian;
                 // Exactly sized packet (careful loads near the end) and a roomy one (fast path).
@@ -200,19 +193,19 @@ private slots:
     {
         std::vector<std::uint8_t> b(16, 0);
         insertBits(b.data(), 51, 5, 0b10000);
-        QCOMPARE(decodeSingle(param("S", 51, 5, DataType::SignedInt), b).converted.i, std::int64_t{-16});
+        QCOMPARE(decodeSingle(makeParameter("S", 51, 5, DataType::SignedInt), b).converted.i, std::int64_t{-16});
         insertBits(b.data(), 51, 5, 0b01111);
-        QCOMPARE(decodeSingle(param("S", 51, 5, DataType::SignedInt), b).converted.i, std::int64_t{15});
+        QCOMPARE(decodeSingle(makeParameter("S", 51, 5, DataType::SignedInt), b).converted.i, std::int64_t{15});
         insertBits(b.data(), 51, 5, 0b11111);
-        QCOMPARE(decodeSingle(param("S", 51, 5, DataType::SignedInt), b).converted.i, std::int64_t{-1});
+        QCOMPARE(decodeSingle(makeParameter("S", 51, 5, DataType::SignedInt), b).converted.i, std::int64_t{-1});
         std::fill(b.begin(), b.end(), 0xFF);
-        QCOMPARE(decodeSingle(param("S", 48, 64, DataType::SignedInt), b).converted.i, std::int64_t{-1});
-        QCOMPARE(decodeSingle(param("U", 48, 64, DataType::UnsignedInt), b).converted.u,
+        QCOMPARE(decodeSingle(makeParameter("S", 48, 64, DataType::SignedInt), b).converted.i, std::int64_t{-1});
+        QCOMPARE(decodeSingle(makeParameter("U", 48, 64, DataType::UnsignedInt), b).converted.u,
                  std::numeric_limits<std::uint64_t>::max());
         insertBits(b.data(), 49, 64, std::uint64_t{1} << 63);
-        QCOMPARE(decodeSingle(param("S", 49, 64, DataType::SignedInt), b).converted.i,
+        QCOMPARE(decodeSingle(makeParameter("S", 49, 64, DataType::SignedInt), b).converted.i,
                  std::numeric_limits<std::int64_t>::min());
-        QCOMPARE(decodeSingle(param("S", 48, 1, DataType::SignedInt), b).converted.i, std::int64_t{-1});
+        QCOMPARE(decodeSingle(makeParameter("S", 48, 1, DataType::SignedInt), b).converted.i, std::int64_t{-1});
     }
 
     void stringsAndBytes()
@@ -221,7 +214,7 @@ private slots:
         const char text[] = "HELLO";
         for (int i = 0; i < 5; ++i)
             insertBits(b.data(), 53 + 8 * std::uint32_t(i), 8, std::uint8_t(text[i]));
-        auto s = param("S", 53, 8 * 12, DataType::String);
+        auto s = makeParameter("S", 53, 8 * 12, DataType::String);
         const DecodePlan plan = compileOrFail(packetWith({s}, 40));
         std::vector<DecodedValue> out(1);
         QCOMPARE(plan.decode(b, out), std::size_t{1});
@@ -231,7 +224,7 @@ private slots:
 
         std::vector<std::uint8_t> c(16, 0);
         c[8] = 0xDE; c[9] = 0xAD; c[10] = 0xBE; c[11] = 0xEF;
-        const DecodePlan raw = compileOrFail(packetWith({param("B", 64, 32, DataType::Bytes)}, 16));
+        const DecodePlan raw = compileOrFail(packetWith({makeParameter("B", 64, 32, DataType::Bytes)}, 16));
         std::uint8_t got[4] = {};
         QCOMPARE(raw.extractBytes(c, 0, got), std::size_t{4});
         QCOMPARE(got[0], std::uint8_t{0xDE});
@@ -247,7 +240,7 @@ private slots:
     {
         std::vector<std::uint8_t> b(16, 0);
         b[6] = 10;
-        auto p = param("P", 48, 8, DataType::UnsignedInt);
+        auto p = makeParameter("P", 48, 8, DataType::UnsignedInt);
         p.calibrator = mdb::PolynomialCalibrator{{1.5}};
         QCOMPARE(decodeSingle(p, b).calibrated, 1.5); // constant
         p.calibrator = mdb::PolynomialCalibrator{{-2.0, 0.5}};
@@ -283,14 +276,14 @@ private slots:
         QFETCH(double, expected);
         std::vector<std::uint8_t> b(16, 0);
         b[6] = static_cast<std::uint8_t>(raw);
-        auto p = param("T", 48, 8, DataType::UnsignedInt);
+        auto p = makeParameter("T", 48, 8, DataType::UnsignedInt);
         p.calibrator = mdb::PointPairCalibrator{{{10, 100}, {20, 300}, {40, 400}}};
         QCOMPARE(decodeSingle(p, b).calibrated, expected);
     }
 
     void enumeration()
     {
-        auto p = param("E", 48, 8, DataType::UnsignedInt);
+        auto p = makeParameter("E", 48, 8, DataType::UnsignedInt);
         p.calibrator = mdb::EnumerationCalibrator{{{0, 0, "OFF"}, {1, 1, "ON"}, {5, 9, "FAULT"}}};
         p.limits = mdb::StateLimits{{"OFF", "ON"}, true};
         const DecodePlan plan = compileOrFail(packetWith({p}));
@@ -309,7 +302,7 @@ private slots:
         check(9, "FAULT", LimitState::Unexpected);
         check(10, "", LimitState::Unexpected);
         // Negative codes on a signed field.
-        auto s = param("S", 48, 8, DataType::SignedInt);
+        auto s = makeParameter("S", 48, 8, DataType::SignedInt);
         s.calibrator = mdb::EnumerationCalibrator{{{-128, -1, "NEGATIVE"}, {0, 127, "POSITIVE"}}};
         const DecodePlan sp = compileOrFail(packetWith({s}));
         b[6] = 0xFF;
@@ -320,7 +313,7 @@ private slots:
         b[6] = 5;
         QCOMPARE(compileOrFail(packetWith({p})).decodeOne(b, 0).limit, LimitState::None);
         // An enumeration on a float is refused.
-        auto f = param("F", 48, 32, DataType::Float);
+        auto f = makeParameter("F", 48, 32, DataType::Float);
         f.calibrator = p.calibrator;
         QVERIFY(!DecodePlan::compile(packetWith({f})).ok());
     }
@@ -348,7 +341,7 @@ private slots:
     {
         QFETCH(double, value);
         QFETCH(int, expected);
-        auto p = param("F", 48, 64, DataType::Float);
+        auto p = makeParameter("F", 48, 64, DataType::Float);
         p.limits = mdb::NumericLimits{-10, 0, 50, 100, true};
         std::vector<std::uint8_t> b(16, 0);
         insertBits(b.data(), 48, 64, std::bit_cast<std::uint64_t>(value));
@@ -359,7 +352,7 @@ private slots:
 
     void limitsApplyToCalibratedValue()
     {
-        auto p = param("V", 48, 8, DataType::UnsignedInt);
+        auto p = makeParameter("V", 48, 8, DataType::UnsignedInt);
         p.calibrator = mdb::PolynomialCalibrator{{0, 10}}; // raw 6 -> 60
         p.limits = mdb::NumericLimits{0, 10, 50, 100, true};
         std::vector<std::uint8_t> b(16, 0);
@@ -371,8 +364,8 @@ private slots:
 
     void absentParametersInShortPackets()
     {
-        auto pk = packetWith({param("A", 48, 8, DataType::UnsignedInt), param("B", 120, 16, DataType::UnsignedInt),
-                              param("C", 56, 8, DataType::UnsignedInt)});
+        auto pk = packetWith({makeParameter("A", 48, 8, DataType::UnsignedInt), makeParameter("B", 120, 16, DataType::UnsignedInt),
+                              makeParameter("C", 56, 8, DataType::UnsignedInt)});
         pk.variableLength = true;
         pk.length = 8;
         pk.maxLength = 64;
@@ -392,7 +385,7 @@ private slots:
 
     void packetTime()
     {
-        auto pk = packetWith({param("A", 96, 8, DataType::UnsignedInt)});
+        auto pk = packetWith({makeParameter("A", 96, 8, DataType::UnsignedInt)});
         pk.secondaryHeader = mdb::CucLayout{4, 2, false, mdb::TimeEpoch::Unix1970};
         const DecodePlan plan = compileOrFail(pk);
         QVERIFY(plan.hasPacketTime());
@@ -410,11 +403,11 @@ private slots:
 
     void rejectsImpossibleDefinitions()
     {
-        QVERIFY(!DecodePlan::compile(packetWith({param("X", 48, 65, DataType::UnsignedInt)})).ok());
-        QVERIFY(!DecodePlan::compile(packetWith({param("X", 48, 0, DataType::SignedInt)})).ok());
-        QVERIFY(!DecodePlan::compile(packetWith({param("X", 48, 16, DataType::Float)})).ok());
-        QVERIFY(!DecodePlan::compile(packetWith({param("X", 48, 12, DataType::String)})).ok());
-        auto e = DecodePlan::compile(packetWith({param("X", 48, 12, DataType::String)}));
+        QVERIFY(!DecodePlan::compile(packetWith({makeParameter("X", 48, 65, DataType::UnsignedInt)})).ok());
+        QVERIFY(!DecodePlan::compile(packetWith({makeParameter("X", 48, 0, DataType::SignedInt)})).ok());
+        QVERIFY(!DecodePlan::compile(packetWith({makeParameter("X", 48, 16, DataType::Float)})).ok());
+        QVERIFY(!DecodePlan::compile(packetWith({makeParameter("X", 48, 12, DataType::String)})).ok());
+        auto e = DecodePlan::compile(packetWith({makeParameter("X", 48, 12, DataType::String)}));
         QVERIFY(QString::fromStdString(e.error().message).contains("P.X"));
     }
 };

@@ -1,5 +1,6 @@
 // Unit tests of the mission database text definition language: parsing, error locations, the
 // canonical export and round trips.
+#include "tests/support/model_builders.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/mdb/validate.hpp"
 
@@ -28,15 +29,7 @@ QString dump(const Diagnostics& diagnostics)
     return out;
 }
 
-ParameterDef param(std::string name, std::uint32_t offset, std::uint32_t length, DataType type)
-{
-    ParameterDef q;
-    q.name = std::move(name);
-    q.bitOffset = offset;
-    q.bitLength = length;
-    q.type = type;
-    return q;
-}
+using test::makeParameter;
 
 // Every keyword, data type, calibrator and limit kind; both byte orders; each epoch; the extremes of
 // the integer ranges; strings with escapes; awkward reals.
@@ -52,9 +45,9 @@ MissionDatabase richDatabase()
     hk.description = "Housekeeping: \"quoted\", back\\slash\\\\, tab\there, UTF-8 \xC2\xB0" "C";
     hk.secondaryId = SecondaryId{104, 8, 1};
     hk.secondaryHeader = CucLayout{4, 2, true, TimeEpoch::Tai1958}; // bits 48..103
-    hk.parameters.push_back(param("ID", 104, 8, DataType::UnsignedInt));
+    hk.parameters.push_back(makeParameter("ID", 104, 8, DataType::UnsignedInt));
     {
-        ParameterDef q = param("VOLTS", 112, 16, DataType::UnsignedInt);
+        ParameterDef q = makeParameter("VOLTS", 112, 16, DataType::UnsignedInt);
         q.units = "V";
         q.description = "Bus \"main\" voltage \\ raw";
         q.calibrator = PolynomialCalibrator{{0.1, -1.5e-3, 1e-300, 2.5e10, -0.0, 1.0 / 3.0}};
@@ -62,7 +55,7 @@ MissionDatabase richDatabase()
         hk.parameters.push_back(q);
     }
     {
-        ParameterDef q = param("TEMP", 128, 16, DataType::SignedInt);
+        ParameterDef q = makeParameter("TEMP", 128, 16, DataType::SignedInt);
         q.byteOrder = ByteOrder::LittleEndian;
         q.units = "\xC2\xB0" "C";
         q.calibrator = PointPairCalibrator{{{-32768, -273.15}, {0, 0}, {0.5, 5e-324}, {32767, 1234.5678901234567}}};
@@ -70,13 +63,13 @@ MissionDatabase richDatabase()
         hk.parameters.push_back(q);
     }
     {
-        ParameterDef q = param("MODE", 144, 4, DataType::UnsignedInt);
+        ParameterDef q = makeParameter("MODE", 144, 4, DataType::UnsignedInt);
         q.calibrator = EnumerationCalibrator{{State{0, 0, "OFF"}, State{1, 1, "ON"}, State{2, 15, "ERR \"x\" \\"}}};
         q.limits = StateLimits{{"ON", "OFF"}, true};
         hk.parameters.push_back(q);
     }
     {
-        ParameterDef q = param("FLAGS", 148, 4, DataType::SignedInt);
+        ParameterDef q = makeParameter("FLAGS", 148, 4, DataType::SignedInt);
         q.byteOrder = ByteOrder::BigEndian;
         q.overlapAllowed = true;
         q.calibrator = EnumerationCalibrator{{State{-8, -1, "NEG"}, State{0, 7, ""}}};
@@ -84,19 +77,19 @@ MissionDatabase richDatabase()
         hk.parameters.push_back(q);
     }
     {
-        ParameterDef q = param("F32", 152, 32, DataType::Float);
+        ParameterDef q = makeParameter("F32", 152, 32, DataType::Float);
         q.calibrator = PolynomialCalibrator{{-2.5e-10}};
         q.limits = NumericLimits{-1.7976931348623157e308, -1e-5, 1e-5, 1.7976931348623157e308, true};
         hk.parameters.push_back(q);
     }
     {
-        ParameterDef q = param("F64", 184, 64, DataType::Float);
+        ParameterDef q = makeParameter("F64", 184, 64, DataType::Float);
         q.byteOrder = ByteOrder::LittleEndian;
         q.description = "   leading and trailing blanks   ";
         hk.parameters.push_back(q);
     }
-    hk.parameters.push_back(param("NAME", 248, 64, DataType::String));
-    hk.parameters.push_back(param("RAW", 312, 200, DataType::Bytes)); // ends exactly at bit 512
+    hk.parameters.push_back(makeParameter("NAME", 248, 64, DataType::String));
+    hk.parameters.push_back(makeParameter("RAW", 312, 200, DataType::Bytes)); // ends exactly at bit 512
     db.packets.push_back(hk);
 
     PacketDef evt;
@@ -110,11 +103,11 @@ MissionDatabase richDatabase()
     evt.secondaryId = SecondaryId{104, 8, 2};
     evt.secondaryHeader = CucLayout{4, 2, true, TimeEpoch::Gps1980};
     {
-        ParameterDef q = param("CODE", 104, 16, DataType::UnsignedInt);
+        ParameterDef q = makeParameter("CODE", 104, 16, DataType::UnsignedInt);
         q.calibrator = EnumerationCalibrator{{State{0, 0x1FF, "LOW"}, State{0x200, 65535, "HIGH"}}};
         evt.parameters.push_back(q);
     }
-    evt.parameters.push_back(param("MSG", 121, 7000, DataType::Bytes)); // unaligned, little-endian packet
+    evt.parameters.push_back(makeParameter("MSG", 121, 7000, DataType::Bytes)); // unaligned, little-endian packet
     evt.parameters.back().overlapAllowed = true;
     db.packets.push_back(evt);
 
@@ -125,19 +118,19 @@ MissionDatabase richDatabase()
     wide.secondaryHeader = CucLayout{1, 0, false, TimeEpoch::Unix1970}; // bits 48..55
     wide.secondaryId = SecondaryId{56, 64, std::numeric_limits<std::uint64_t>::max()};
     {
-        ParameterDef q = param("I64", 120, 64, DataType::SignedInt);
+        ParameterDef q = makeParameter("I64", 120, 64, DataType::SignedInt);
         q.calibrator = EnumerationCalibrator{{State{std::numeric_limits<std::int64_t>::min(), -1, "NEGATIVE"},
             State{0, 0, "ZERO"}, State{1, std::numeric_limits<std::int64_t>::max(), "POSITIVE"}}};
         q.limits = StateLimits{{"ZERO"}, true};
         wide.parameters.push_back(q);
     }
     {
-        ParameterDef q = param("U64", 184, 64, DataType::UnsignedInt);
+        ParameterDef q = makeParameter("U64", 184, 64, DataType::UnsignedInt);
         q.limits = NumericLimits{0, 0, 0, 0, true};
         wide.parameters.push_back(q);
     }
     {
-        ParameterDef q = param("CUC4_3", 248, 56, DataType::UnsignedInt);
+        ParameterDef q = makeParameter("CUC4_3", 248, 56, DataType::UnsignedInt);
         q.byteOrder = ByteOrder::LittleEndian;
         wide.parameters.push_back(q);
     }
@@ -148,7 +141,7 @@ MissionDatabase richDatabase()
     tiny.apid = 0;
     tiny.secondaryHeader = CucLayout{3, 3, false, TimeEpoch::Tai1958}; // bits 48..95
     tiny.length = 13;
-    tiny.parameters.push_back(param("_", 96, 1, DataType::UnsignedInt));
+    tiny.parameters.push_back(makeParameter("_", 96, 1, DataType::UnsignedInt));
     tiny.parameters.back().overlapAllowed = true;
     db.packets.push_back(tiny);
     return db;
@@ -242,23 +235,23 @@ void TestMdbTextFormat::canonicalForm()
     p.description = "a\\b";
     p.secondaryId = SecondaryId{112, 8, 9};
     p.secondaryHeader = CucLayout{4, 3, true, TimeEpoch::Gps1980};
-    ParameterDef a = param("A", 120, 16, DataType::UnsignedInt);
+    ParameterDef a = makeParameter("A", 120, 16, DataType::UnsignedInt);
     a.units = "V";
     a.description = "volts";
     a.overlapAllowed = true;
     a.calibrator = PolynomialCalibrator{{0, 0.5, -1e-300}};
     a.limits = NumericLimits{-1, 0, 2.5, 1e21, false};
     p.parameters.push_back(a);
-    ParameterDef b = param("B", 136, 8, DataType::SignedInt);
+    ParameterDef b = makeParameter("B", 136, 8, DataType::SignedInt);
     b.byteOrder = ByteOrder::BigEndian;
     b.calibrator = EnumerationCalibrator{{State{0, 0, "OFF"}, State{1, 3, "ON"}}};
     b.limits = StateLimits{{"ON"}, true};
     p.parameters.push_back(b);
-    ParameterDef c = param("C", 144, 32, DataType::Float);
+    ParameterDef c = makeParameter("C", 144, 32, DataType::Float);
     c.calibrator = PointPairCalibrator{{{0, 1}, {10, 0.1}}};
     p.parameters.push_back(c);
-    p.parameters.push_back(param("S", 176, 8, DataType::String));
-    p.parameters.push_back(param("R", 184, 8, DataType::Bytes));
+    p.parameters.push_back(makeParameter("S", 176, 8, DataType::String));
+    p.parameters.push_back(makeParameter("R", 184, 8, DataType::Bytes));
     db.packets.push_back(p);
     PacketDef v;
     v.name = "V";
@@ -352,7 +345,7 @@ void TestMdbTextFormat::realsRoundTripExactly()
     p.name = "R";
     p.length = 100;
     for (std::size_t k = 0; k + 1 < values.size(); k += 2) {
-        ParameterDef q = param("P" + std::to_string(k), 48, 8, DataType::UnsignedInt);
+        ParameterDef q = makeParameter("P" + std::to_string(k), 48, 8, DataType::UnsignedInt);
         q.calibrator = PointPairCalibrator{{{values[k], values[k + 1]}}}; // one point: not valid, but parses
         p.parameters.push_back(q);
     }
@@ -920,7 +913,7 @@ void TestMdbTextFormat::tenThousandParametersRoundTrip()
         p.apid = static_cast<std::uint16_t>(k);
         p.length = 6 + 1000 * 4;
         for (int i = 0; i < 1000; ++i) {
-            ParameterDef q = param("PARAM_" + std::to_string(i), static_cast<std::uint32_t>(48 + 32 * i), 32,
+            ParameterDef q = makeParameter("PARAM_" + std::to_string(i), static_cast<std::uint32_t>(48 + 32 * i), 32,
                 i % 2 ? DataType::Float : DataType::UnsignedInt);
             q.units = "V";
             q.description = "parameter number " + std::to_string(i);

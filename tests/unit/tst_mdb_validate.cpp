@@ -1,5 +1,6 @@
 // Unit tests of the mission database validator: every rule of docs/mission-database.md ("Validation"),
 // one failing case each and the valid cases at its boundaries.
+#include "tests/support/model_builders.hpp"
 #include "core/mdb/validate.hpp"
 
 #include <QElapsedTimer>
@@ -17,15 +18,7 @@ Q_DECLARE_METATYPE(Mutator)
 
 namespace {
 
-ParameterDef param(std::string name, std::uint32_t offset, std::uint32_t length, DataType type = DataType::UnsignedInt)
-{
-    ParameterDef q;
-    q.name = std::move(name);
-    q.bitOffset = offset;
-    q.bitLength = length;
-    q.type = type;
-    return q;
-}
+using test::makeParameter;
 
 // One packet P (APID 100, 20 bytes = bits 0..159) whose fields tile bits 48..159 exactly:
 // A 48..63 UINT, B 64..95 FLOAT, C 96..103 UINT enumeration, D 104..159 STRING (ends at the length).
@@ -37,16 +30,16 @@ MissionDatabase baseDb()
     p.name = "P";
     p.apid = 100;
     p.length = 20;
-    p.parameters.push_back(param("A", 48, 16));
-    ParameterDef b = param("B", 64, 32, DataType::Float);
+    p.parameters.push_back(makeParameter("A", 48, 16));
+    ParameterDef b = makeParameter("B", 64, 32, DataType::Float);
     b.calibrator = PolynomialCalibrator{{1.0, 2.0}};
     b.limits = NumericLimits{-10, -5, 5, 10, true};
     p.parameters.push_back(b);
-    ParameterDef c = param("C", 96, 8);
+    ParameterDef c = makeParameter("C", 96, 8);
     c.calibrator = EnumerationCalibrator{{State{0, 0, "OFF"}, State{1, 1, "ON"}}};
     c.limits = StateLimits{{"ON"}, true};
     p.parameters.push_back(c);
-    p.parameters.push_back(param("D", 104, 56, DataType::String));
+    p.parameters.push_back(makeParameter("D", 104, 56, DataType::String));
     db.packets.push_back(p);
     return db;
 }
@@ -133,16 +126,16 @@ void TestMdbValidate::richDatabaseIsValid()
     pk(db).secondaryId = SecondaryId{112, 8, 1};
     pk(db).parameters[3].bitOffset = 120; // P's D makes room for the secondary id, still ending at 160
     pk(db).parameters[3].bitLength = 40;
-    v.parameters.push_back(param("ID", 112, 8));
-    ParameterDef t = param("TEMP", 120, 16, DataType::SignedInt);
+    v.parameters.push_back(makeParameter("ID", 112, 8));
+    ParameterDef t = makeParameter("TEMP", 120, 16, DataType::SignedInt);
     t.calibrator = PointPairCalibrator{{{-100, -50.5}, {0, 0}, {100, 1e-300}}};
     t.limits = NumericLimits{-1, -1, 1, 1, false};
     v.parameters.push_back(t);
-    ParameterDef s = param("MODE", 136, 3, DataType::SignedInt); // little-endian packet, 3-bit field
+    ParameterDef s = makeParameter("MODE", 136, 3, DataType::SignedInt); // little-endian packet, 3-bit field
     s.calibrator = EnumerationCalibrator{{State{-4, -1, "NEG"}, State{0, 3, "POS"}}};
     s.limits = StateLimits{{"POS", "NEG"}, false};
     v.parameters.push_back(s);
-    v.parameters.push_back(param("BLOB", 139, 7856, DataType::Bytes)); // unaligned, ends at bit 7994 of 7999
+    v.parameters.push_back(makeParameter("BLOB", 139, 7856, DataType::Bytes)); // unaligned, ends at bit 7994 of 7999
     db.packets.push_back(v);
     const auto issues = validate(db);
     QVERIFY2(issues.empty(), qPrintable(dump(issues)));
@@ -430,9 +423,9 @@ void TestMdbValidate::failingRules_data()
     warning("overlapping fields", [](MissionDatabase& db) { pa(db, 1).bitOffset = 63; }, 0, 1,
         "parameter P.B (bits 63..94) overlaps P.A (bits 48..63)");
     warning("field inside another", [](MissionDatabase& db) {
-        pk(db).parameters.push_back(param("E", 70, 4));
+        pk(db).parameters.push_back(makeParameter("E", 70, 4));
     }, 0, 4, "parameter P.E (bits 70..73) overlaps P.B (bits 64..95)");
-    warning("identical fields", [](MissionDatabase& db) { pk(db).parameters.push_back(param("E", 48, 16)); }, 0, 4,
+    warning("identical fields", [](MissionDatabase& db) { pk(db).parameters.push_back(makeParameter("E", 48, 16)); }, 0, 4,
         "parameter P.E (bits 48..63) overlaps P.A");
     warning("packet without parameters", [](MissionDatabase& db) { pk(db).parameters.clear(); }, 0, -1,
         "packet P: the packet has no parameters");
@@ -483,11 +476,11 @@ void TestMdbValidate::validBoundaries_data()
     });
     ok("fixed length 7", [](MissionDatabase& db) {
         pk(db).length = 7;
-        pk(db).parameters = {param("X", 48, 8)};
+        pk(db).parameters = {makeParameter("X", 48, 8)};
     });
     ok("fixed length 65542", [](MissionDatabase& db) {
         pk(db).length = 65542;
-        pk(db).parameters.push_back(param("LAST", 65542 * 8 - 8, 8));
+        pk(db).parameters.push_back(makeParameter("LAST", 65542 * 8 - 8, 8));
     });
     ok("variable length min == headers", [](MissionDatabase& db) {
         pk(db).secondaryHeader = CucLayout{4, 2, true, TimeEpoch::Tai1958}; // headers 13 bytes
@@ -552,9 +545,9 @@ void TestMdbValidate::validBoundaries_data()
     ok("little-endian packet with small fields", [](MissionDatabase& db) {
         pk(db).byteOrder = ByteOrder::LittleEndian;
         pa(db, 0).bitLength = 3;
-        pk(db).parameters.push_back(param("F", 51, 5));
-        pk(db).parameters.push_back(param("G", 58, 6)); // crosses no byte boundary
-        pk(db).parameters.push_back(param("H", 61, 7)); // fewer than 8 bits, across a byte boundary
+        pk(db).parameters.push_back(makeParameter("F", 51, 5));
+        pk(db).parameters.push_back(makeParameter("G", 58, 6)); // crosses no byte boundary
+        pk(db).parameters.push_back(makeParameter("H", 61, 7)); // fewer than 8 bits, across a byte boundary
         pk(db).parameters.back().overlapAllowed = true;
     });
     ok("little-endian 64 bits", [](MissionDatabase& db) {
@@ -682,7 +675,7 @@ void TestMdbValidate::overlapIsNotQuadratic()
     constexpr int kCount = 100000;
     p.parameters.reserve(kCount);
     for (int i = 0; i < kCount; ++i)
-        p.parameters.push_back(param("F" + std::to_string(i), 48, 8));
+        p.parameters.push_back(makeParameter("F" + std::to_string(i), 48, 8));
     db.packets.push_back(std::move(p));
     QElapsedTimer timer;
     timer.start();
@@ -703,7 +696,7 @@ void TestMdbValidate::manyParametersWithoutOverlap()
     p.length = 6 + kCount / 8;
     // In reverse order, so the check has to sort.
     for (int i = kCount - 1; i >= 0; --i)
-        p.parameters.push_back(param("F" + std::to_string(i), static_cast<std::uint32_t>(48 + i), 1));
+        p.parameters.push_back(makeParameter("F" + std::to_string(i), static_cast<std::uint32_t>(48 + i), 1));
     db.packets.push_back(std::move(p));
     QElapsedTimer timer;
     timer.start();
@@ -736,8 +729,8 @@ void TestMdbValidate::toDiagnosticsKeepsSeverityAndMessage()
     MissionDatabase db = baseDb();
     pa(db, 0).bitOffset = 10;
     pa(db, 0).bitLength = 4;
-    pk(db).parameters.push_back(param("E", 48, 16));
-    pk(db).parameters.push_back(param("F", 48, 16));
+    pk(db).parameters.push_back(makeParameter("E", 48, 16));
+    pk(db).parameters.push_back(makeParameter("F", 48, 16));
     const auto issues = validate(db);
     const Diagnostics diagnostics = toDiagnostics(issues, "mission.mdb");
     QCOMPARE(diagnostics.size(), issues.size());
