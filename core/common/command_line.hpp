@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <map>
 #include <string>
 #include <string_view>
@@ -85,6 +86,19 @@ public:
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
         if (ec != std::errc{} || end != text.data() + text.size())
             return Error{"option --" + std::string(name) + " needs a whole number, not '" + text + "'", {}};
+        return out;
+    }
+
+    // The option's value as a real number; `fallback` when the option is not given.
+    [[nodiscard]] Result<double> number(std::string_view name, double fallback) const
+    {
+        if (!isSet(name))
+            return fallback;
+        const std::string text = value(name);
+        double out = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(out))
+            return Error{"option --" + std::string(name) + " needs a number, not '" + text + "'", {}};
         return out;
     }
 

@@ -63,9 +63,65 @@ public:
     [[nodiscard]] double maxConverted(std::size_t index) const noexcept;
 
 private:
-    struct Field;
-    std::vector<Field> m_fields; // defined in encoder.cpp
-    // ... further private members as the implementation needs
+    enum : std::uint8_t { kLittleEndian = 1, kSigned = 2, kInvertible = 4, kIncreasing = 8 };
+    enum class CalKind : std::uint8_t { None, Polynomial, PointPair, Enumeration };
+
+    // One parameter: where its bits go (as DecodePlan reads them) and how to invert its calibration.
+    // Defined here rather than in encoder.cpp so that EncodePlan keeps its implicit copy and move.
+    struct Field {
+        std::uint32_t bitOffset = 0;
+        std::uint32_t endByte = 0;      // one past the field's last byte
+        std::uint32_t bytesLength = 0;  // String/Bytes: the length in bytes; 0 otherwise
+        std::uint32_t calIndex = 0;     // into m_polys / m_tables / m_stateRanges
+        std::uint8_t bitLength = 0;     // value bits, 1..64 (String/Bytes: 8 * min(8, bytes))
+        std::uint8_t byteCount = 0;     // bytes reversed for a little-endian field
+        mdb::DataType type = mdb::DataType::UnsignedInt;
+        std::uint8_t flags = 0;
+        CalKind calKind = CalKind::None;
+        double minConverted = 0;        // what the field holds
+        double maxConverted = 0;
+        // The converted values over which the calibrator is inverted: the field's range, for a
+        // polynomial narrowed to where its value stays finite (see encoder.cpp).
+        double lo = 0;
+        double hi = 0;
+    };
+    // A polynomial as the decoder evaluates it (Horner over `count` coefficients) and its derivative.
+    struct Poly {
+        double c[6] = {};
+        double d[5] = {};
+        std::uint32_t count = 0;  // as defined, trailing zeros included
+        std::uint32_t degree = 0; // highest power with a non-zero coefficient
+        double yLo = 0;           // p(lo), p(hi) of the field's inversion range
+        double yHi = 0;
+        double slopeInverse = 0;  // degree 1: 1 / c[1]
+        // Degree >= 2: knots (x, sign * p(x)) across the range, strictly increasing in both, where
+        // sign makes the values increase; they give the solver a narrow starting bracket.
+        std::uint32_t knotFirst = 0;
+        std::uint32_t knotCount = 0;
+    };
+    struct Range {
+        std::uint32_t first = 0;
+        std::uint32_t count = 0;
+    };
+
+    void compilePolynomial(Field& f, const std::vector<double>& coefficients);
+    void addKnots(Poly& q, double lo, double hi, double sign);
+    [[nodiscard]] double calibrate(const Field& f, double x) const noexcept;
+    [[nodiscard]] double solvePolynomial(const Field& f, const Poly& p, double y) const noexcept;
+    [[nodiscard]] double nearestRepresentable(const Field& f, double x, double y) const noexcept;
+    [[nodiscard]] bool invert(const Field& f, double calibrated, double& converted) const noexcept;
+    [[nodiscard]] static std::uint64_t rawFor(const Field& f, double converted) noexcept;
+    static void writeRaw(std::span<std::uint8_t> packet, const Field& f, std::uint64_t raw) noexcept;
+
+    std::vector<Field> m_fields;
+    std::vector<Poly> m_polys;
+    std::vector<double> m_knotX;             // polynomial knots, into which Poly::knotFirst points
+    std::vector<double> m_knotValue;         // sign * p(x) at each knot
+    std::vector<Range> m_tables;             // point-pair tables, into m_points
+    std::vector<mdb::PointPair> m_points;
+    std::vector<Range> m_stateRanges;        // enumerations, into m_stateCodes
+    std::vector<std::uint64_t> m_stateCodes; // the raw bits to write for each state
+    std::vector<std::uint8_t> m_stateWritable; // parallel to m_stateCodes: 0 = no code the field holds
 };
 
 } // namespace telestation::decode

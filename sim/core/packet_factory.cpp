@@ -4,6 +4,7 @@
 #include "core/decode/bits.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace telestation::sim {
 
@@ -18,6 +19,8 @@ PacketFactory::PacketFactory(const mdb::PacketDef& packet)
                                                                         : 0;
         m_time = ccsds::CucFormat{h.coarseBytes, h.fineBytes, h.hasPField, epoch};
     }
+    if (auto encoder = decode::EncodePlan::compile(packet); encoder.ok())
+        m_encoder = std::move(encoder).value();
 }
 
 std::size_t PacketFactory::build(std::span<std::uint8_t> out, std::uint16_t sequenceCount,
@@ -43,20 +46,8 @@ std::size_t PacketFactory::build(std::span<std::uint8_t> out, std::uint16_t sequ
 
 void PacketFactory::setRaw(std::span<std::uint8_t> packet, std::size_t index, std::uint64_t raw) const noexcept
 {
-    const mdb::ParameterDef& p = m_packet->parameters[index];
-    const std::uint64_t end = std::uint64_t{p.bitOffset} + p.bitLength;
-    if (end > std::uint64_t{packet.size()} * 8)
-        return;
-    if (p.type == mdb::DataType::String || p.type == mdb::DataType::Bytes) {
-        // The first (up to) 8 bytes of the field, right-aligned in `raw`, as the decoder reports them.
-        const unsigned bytes = std::min(p.bitLength / 8, 8u);
-        decode::insertBits(packet.data(), p.bitOffset, 8 * bytes, raw);
-        return;
-    }
-    std::uint64_t bits = raw;
-    if (mdb::effectiveByteOrder(*m_packet, p) == mdb::ByteOrder::LittleEndian && p.bitLength % 8 == 0 && p.bitLength > 8)
-        bits = decode::reverseBytes(bits, p.bitLength / 8);
-    decode::insertBits(packet.data(), p.bitOffset, p.bitLength, bits);
+    if (m_encoder)
+        m_encoder->setRaw(packet, index, raw);
 }
 
 } // namespace telestation::sim

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/ccsds/cuc_time.hpp"
+#include "core/decode/encoder.hpp"
 #include "core/mdb/model.hpp"
 
 #include <cstddef>
@@ -27,13 +28,15 @@ public:
     std::size_t build(std::span<std::uint8_t> out, std::uint16_t sequenceCount, std::int64_t unixNs) const noexcept;
 
     // Places the raw bits of parameter `index` into a built packet (little-endian fields byte-reversed,
-    // as the decoder expects). Values wider than the field are truncated to it.
+    // as the decoder expects). Values wider than the field are truncated to it. Does nothing for a
+    // definition the decoder refuses (see decode::EncodePlan::compile).
     void setRaw(std::span<std::uint8_t> packet, std::size_t index, std::uint64_t raw) const noexcept;
 
 private:
     const mdb::PacketDef* m_packet;
     std::size_t m_size;
     std::optional<ccsds::CucFormat> m_time;
+    std::optional<decode::EncodePlan> m_encoder; // empty when the definition cannot be compiled
 };
 
 } // namespace telestation::sim

@@ -38,7 +38,7 @@ struct StreamSummary {
     std::uint64_t notSent = 0;             // offered but not written (e.g. TCP not connected)
     std::map<std::uint16_t, TrafficCounts> apids; // `sent`, by APID (corrupted headers under their true APID)
     FaultCounts faults;
-    double seconds = 0;                    // from the first to the last packet written
+    double seconds = 0;                    // from the stream's start to the last packet written
     double packetsPerSecond = 0;           // sent.packets / seconds
     double bitsPerSecond = 0;              // 8 * sent.bytes / seconds
     friend bool operator==(const StreamSummary&, const StreamSummary&) = default;

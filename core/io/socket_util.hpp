@@ -1,0 +1,106 @@
+// Internal helpers of core/io for Linux sockets: an owning file descriptor, resolved addresses, socket
+// options, bounded waits and rate-limited error logging. Not part of the module's public API.
+#pragma once
+
+#include "core/common/result.hpp"
+#include "core/io/endpoint.hpp"
+
+#include <sys/socket.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace telestation::io::detail {
+
+using Clock = std::chrono::steady_clock;
+
+// Owns a file descriptor; closes it on destruction. Move-only.
+class UniqueFd {
+public:
+    UniqueFd() = default;
+    explicit UniqueFd(int fd) noexcept : m_fd(fd) {}
+    ~UniqueFd() { reset(); }
+    UniqueFd(UniqueFd&& other) noexcept : m_fd(other.release()) {}
+    UniqueFd& operator=(UniqueFd&& other) noexcept
+    {
+        if (this != &other)
+            reset(other.release());
+        return *this;
+    }
+    UniqueFd(const UniqueFd&) = delete;
+    UniqueFd& operator=(const UniqueFd&) = delete;
+
+    [[nodiscard]] int get() const noexcept { return m_fd; }
+    [[nodiscard]] bool valid() const noexcept { return m_fd >= 0; }
+    int release() noexcept
+    {
+        const int fd = m_fd;
+        m_fd = -1;
+        return fd;
+    }
+    void reset(int fd = -1) noexcept;
+
+private:
+    int m_fd = -1;
+};
+
+struct SocketAddress {
+    sockaddr_storage storage{};
+    socklen_t length = 0;
+
+    [[nodiscard]] int family() const noexcept { return storage.ss_family; }
+    [[nodiscard]] const sockaddr* get() const noexcept { return reinterpret_cast<const sockaddr*>(&storage); }
+    // "127.0.0.1:5000" or "[::1]:5000".
+    [[nodiscard]] std::string toString() const;
+    [[nodiscard]] std::uint16_t port() const noexcept;
+};
+
+// The system's message for an errno value, e.g. "Connection refused".
+[[nodiscard]] std::string errnoText(int error);
+// The same with a lower-case first letter, for use inside a sentence.
+[[nodiscard]] std::string errnoPhrase(int error);
+
+// Resolves the endpoint's host and port (getaddrinfo). `passive`: for bind (tcp-listen).
+[[nodiscard]] Result<std::vector<SocketAddress>> resolve(const Endpoint& endpoint, int socketType, bool passive);
+
+// A socket's local address (getsockname); length 0 on failure.
+[[nodiscard]] SocketAddress localAddress(int fd);
+
+// Requests a send buffer of `bytes`; when the system limit (net.core.wmem_max) caps it, tries
+// SO_SNDBUFFORCE (effective with CAP_NET_ADMIN). Returns the kernel's resulting size.
+int setSendBuffer(int fd, int bytes);
+
+// Keep-alive and a user timeout so that a TCP peer that vanished is noticed.
+void setTcpLiveness(int fd);
+
+// The index of the local interface that has this IPv6 address; 0 if none.
+[[nodiscard]] unsigned interfaceIndexOfIpv6(std::string_view address);
+
+// Waits up to `timeout` for the socket to become writable (or to report an error / hang-up).
+// Restarts after EINTR with the remaining time. False on timeout.
+[[nodiscard]] bool waitWritable(int fd, std::chrono::milliseconds timeout);
+
+// Logs errors without flooding: the first error of each kind (errno) is logged at once, further ones
+// are counted and summarised at most once per `kSummaryInterval`. Only runs on error paths.
+class ErrorLog {
+public:
+    explicit ErrorLog(std::string context) : m_context(std::move(context)) {}
+    void report(std::string_view operation, int error);
+
+private:
+    static constexpr std::chrono::seconds kSummaryInterval{30};
+    struct Kind {
+        int error = 0;
+        std::uint64_t unreported = 0;
+        Clock::time_point lastLogged{};
+    };
+    std::string m_context;
+    std::array<Kind, 8> m_kinds{};
+    std::size_t m_kindCount = 0;
+};
+
+} // namespace telestation::io::detail
