@@ -10,6 +10,7 @@
 
 #include <QApplication>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -38,6 +39,8 @@ int main(int argc, char** argv)
     cli.addOption("mdb", "FILE", "Mission database (.mdb) to load; default: the training database.");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
     cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
+    // Log lines go to stderr: stdout carries what the program reports (summaries, help).
+    spdlog::set_default_logger(spdlog::stderr_color_mt("telestation"));
     if (const auto parsed = cli.parse(argc, argv); !parsed) {
         std::fprintf(stderr, "telestation: %s\n", parsed.error().message.c_str());
         return 2;

@@ -16,6 +16,9 @@
 
 #include <QApplication>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <atomic>
 #include <chrono>
 #include <csignal>
@@ -200,6 +203,8 @@ int main(int argc, char** argv)
     cli.addOption("summary-out", "FILE", "Write the run's summary (per stream and APID, injected faults) as JSON.");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
     cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
+    // Log lines go to stderr: stdout carries what the program reports (summaries, help).
+    spdlog::set_default_logger(spdlog::stderr_color_mt("telestation-sim"));
     if (const auto parsed = cli.parse(argc, argv); !parsed) {
         std::fprintf(stderr, "telestation-sim: %s\n", parsed.error().message.c_str());
         return 2;

@@ -215,7 +215,6 @@ Result<EncodePlan> EncodePlan::compile(const mdb::PacketDef& packet)
                                          : static_cast<std::int64_t>(lowBits(p.bitLength));
             break;
         case mdb::DataType::SignedInt:
-            f.flags |= kSigned;
             f.minConverted = -std::ldexp(1.0, static_cast<int>(p.bitLength) - 1);
             f.maxConverted = std::ldexp(1.0, static_cast<int>(p.bitLength) - 1) - 1;
             codeHigh = static_cast<std::int64_t>(lowBits(p.bitLength - 1));
@@ -557,19 +556,25 @@ double EncodePlan::solvePolynomial(const Field& f, const Poly& p, double y) cons
             break;
         (g < 0 ? a : b) = x;
         const double slope = sign * horner(p.d, p.degree, x);
-        double next = x - g / slope;
-        const bool slow = newtonStep && error > 0.25 * previousError;
-        newtonStep = slope > 0 && next > a && next < b && !slow;
-        if (newtonStep && std::fabs(next - x) <= 4 * DBL_EPSILON * std::fabs(x) + resolution) {
-            // A step of a few ulps: x is the root to double precision; the far end of the bracket
-            // need not close in. Integer fields only need the root well within one count (the caller
-            // picks the integer); floats look at where the step lands too (it may be nearer).
+        const double step = g / slope;
+        double next = x - step;
+        if (slope > 0 && std::fabs(step) <= 4 * DBL_EPSILON * std::fabs(x) + resolution) {
+            // A Newton step of a few ulps (or less: then next == x): x is the root to double
+            // precision, and the far end of the bracket need not close in. Integer fields only need
+            // the root well within one count (the caller picks the integer); floats look at where
+            // the step lands too (it may be nearer).
+            if (!(next >= a && next <= b) || next == x)
+                break;
             if (resolution > 0)
                 return next;
             last = true;
-        } else if (!newtonStep) {
-            next = splitPoint(a, b, floor);
+            x = next;
+            continue;
         }
+        const bool slow = newtonStep && error > 0.25 * previousError;
+        newtonStep = slope > 0 && next > a && next < b && !slow;
+        if (!newtonStep)
+            next = splitPoint(a, b, floor);
         previousError = error;
         if (!(next > a && next < b))
             break;

@@ -63,7 +63,7 @@ public:
     [[nodiscard]] double maxConverted(std::size_t index) const noexcept;
 
 private:
-    enum : std::uint8_t { kLittleEndian = 1, kSigned = 2, kInvertible = 4, kIncreasing = 8 };
+    enum : std::uint8_t { kLittleEndian = 1, kInvertible = 2, kIncreasing = 4 };
     enum class CalKind : std::uint8_t { None, Polynomial, PointPair, Enumeration };
 
     // One parameter: where its bits go (as DecodePlan reads them) and how to invert its calibration.

@@ -30,6 +30,10 @@ struct SenderOptions {
     int sendBufferBytes = 8 * 1024 * 1024; // SO_SNDBUF request (the kernel may cap it)
     int multicastTtl = 1;
     bool multicastLoopback = true;
+    // UDP: send runs of equal-sized packets as one buffer the kernel splits into datagrams (UDP GSO,
+    // UDP_SEGMENT). The datagrams on the wire are the same; the per-packet cost drops several-fold.
+    // Falls back to plain datagrams when the kernel or the route refuses it.
+    bool udpSegmentation = true;
 };
 
 struct SenderStats {

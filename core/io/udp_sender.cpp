@@ -4,6 +4,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -19,7 +20,9 @@ namespace telestation::io::detail {
 
 namespace {
 
-constexpr std::size_t kBatch = 64;
+constexpr std::size_t kBatch = 64;           // packets per sendmmsg call
+constexpr std::size_t kMaxSegments = 64;     // UDP_MAX_SEGMENTS of the kernel
+constexpr std::size_t kMaxGsoBytes = 65000;  // a GSO buffer stays under the 64 KiB datagram limit
 // A blocking send that waits longer than this returns EAGAIN (then retried within kFullQueueBudget),
 // so one call can never hang.
 constexpr timeval kSendTimeout{0, 250'000};
@@ -61,17 +64,14 @@ private:
 
 class UdpSender final : public Sender {
 public:
-    UdpSender(Endpoint endpoint, UniqueFd fd, std::string destination)
+    UdpSender(Endpoint endpoint, UniqueFd fd, std::string destination, bool segmentation)
         : Sender(std::move(endpoint))
         , m_fd(std::move(fd))
         , m_destination(std::move(destination))
         , m_operation("send to " + m_destination)
         , m_log(m_endpoint.toString())
+        , m_segmentation(segmentation)
     {
-        for (std::size_t i = 0; i < kBatch; ++i) {
-            m_messages[i].msg_hdr.msg_iov = &m_iov[i];
-            m_messages[i].msg_hdr.msg_iovlen = 1;
-        }
     }
 
     std::size_t send(std::span<const std::span<const std::uint8_t>> packets) override
@@ -79,23 +79,20 @@ public:
         const std::size_t count = packets.size();
         std::size_t next = 0;
         std::size_t sent = 0;
-        bool retried = false; // the packet at `next` failed once already
+        bool retried = false; // the message at `next` failed once already
         int callError = 0;
         FullQueueWait full;
         while (next < count) {
-            const std::size_t batch = std::min(kBatch, count - next);
-            for (std::size_t i = 0; i < batch; ++i) {
-                const auto packet = packets[next + i];
-                // iovec has no const variant; sendmmsg only reads from it.
-                m_iov[i] = iovec{const_cast<std::uint8_t*>(packet.data()), packet.size()};
-            }
-            const int rc = ::sendmmsg(m_fd.get(), m_messages.data(), static_cast<unsigned>(batch), 0);
+            const std::size_t messages = prepare(packets, next);
+            const int rc = ::sendmmsg(m_fd.get(), m_messages.data(), static_cast<unsigned>(messages), 0);
             if (rc > 0) {
-                const auto accepted = static_cast<std::size_t>(rc);
-                for (std::size_t i = 0; i < accepted; ++i)
-                    m_stats.bytes += packets[next + i].size();
-                next += accepted;
-                sent += accepted;
+                // Each message carries m_segments[i] packets.
+                for (std::size_t i = 0; i < static_cast<std::size_t>(rc); ++i) {
+                    for (std::size_t k = 0; k < m_segments[i]; ++k)
+                        m_stats.bytes += packets[next + k].size();
+                    next += m_segments[i];
+                    sent += m_segments[i];
+                }
                 retried = false;
                 full.progress();
                 continue;
@@ -103,6 +100,14 @@ public:
             const int error = rc < 0 ? errno : EAGAIN;
             if (error == EINTR)
                 continue;
+            if (m_segments[0] > 1 && (error == EIO || error == EINVAL || error == EOPNOTSUPP || error == EMSGSIZE)) {
+                // The kernel or the route cannot segment (an old kernel, a device without UDP GSO, an
+                // MTU below the packet size): plain datagrams from now on.
+                spdlog::info("{}: UDP segmentation offload unavailable ({}); sending plain datagrams",
+                             m_destination, errnoPhrase(error));
+                m_segmentation = false;
+                continue;
+            }
             if (isFullQueue(error)) {
                 if (full.wait(m_fd.get()))
                     continue;
@@ -112,15 +117,15 @@ public:
                 break;
             }
             // Typically ECONNREFUSED: an ICMP error about an EARLIER datagram (nobody listening), reported
-            // instead of sending this one. Retry this packet once; a second failure drops it.
+            // instead of sending this one. Retry this message once; a second failure drops its packets.
             countError(error);
             callError = error;
             if (!retried) {
                 retried = true;
                 continue;
             }
-            ++m_stats.notSent;
-            ++next;
+            m_stats.notSent += m_segments[0];
+            next += m_segments[0];
             retried = false;
         }
         m_stats.packets += sent;
@@ -163,6 +168,49 @@ public:
     [[nodiscard]] std::uint16_t localPort() const override { return 0; }
 
 private:
+    // Fills m_messages with packets[first ...] (at most kBatch packets); with segmentation, each run of
+    // equal-sized packets becomes one message with a UDP_SEGMENT control message. Returns the number of
+    // messages; m_segments[i] is the number of packets in message i.
+    std::size_t prepare(std::span<const std::span<const std::uint8_t>> packets, std::size_t first)
+    {
+        const std::size_t end = std::min(packets.size(), first + kBatch);
+        std::size_t messages = 0;
+        std::size_t i = first;
+        while (i < end) {
+            const std::size_t size = packets[i].size();
+            std::size_t run = 1;
+            if (m_segmentation && size > 0) {
+                const std::size_t limit = std::min(kMaxSegments, std::max<std::size_t>(1, kMaxGsoBytes / size));
+                while (i + run < end && run < limit && packets[i + run].size() == size)
+                    ++run;
+            }
+            const std::size_t iov0 = i - first;
+            for (std::size_t k = 0; k < run; ++k) {
+                // iovec has no const variant; sendmmsg only reads from it.
+                m_iov[iov0 + k] = iovec{const_cast<std::uint8_t*>(packets[i + k].data()), packets[i + k].size()};
+            }
+            msghdr& h = m_messages[messages].msg_hdr;
+            h = msghdr{};
+            h.msg_iov = &m_iov[iov0];
+            h.msg_iovlen = run;
+            if (run > 1) {
+                auto& control = m_control[messages];
+                h.msg_control = control.bytes;
+                h.msg_controllen = sizeof control.bytes;
+                cmsghdr* c = CMSG_FIRSTHDR(&h);
+                c->cmsg_level = SOL_UDP;
+                c->cmsg_type = UDP_SEGMENT;
+                c->cmsg_len = CMSG_LEN(sizeof(std::uint16_t));
+                const auto segment = static_cast<std::uint16_t>(size);
+                std::memcpy(CMSG_DATA(c), &segment, sizeof segment);
+            }
+            m_segments[messages] = run;
+            ++messages;
+            i += run;
+        }
+        return messages;
+    }
+
     void countError(int error)
     {
         ++m_stats.errors;
@@ -174,8 +222,14 @@ private:
     std::string m_operation; // for the error log, built once: errors may come with every call
     ErrorLog m_log;
     int m_lastError = 0; // errno of the last failed call, 0 after a call without errors
+    bool m_segmentation;
     std::array<mmsghdr, kBatch> m_messages{};
     std::array<iovec, kBatch> m_iov{};
+    std::array<std::size_t, kBatch> m_segments{};
+    struct alignas(cmsghdr) Control {
+        unsigned char bytes[CMSG_SPACE(sizeof(std::uint16_t))];
+    };
+    std::array<Control, kBatch> m_control{};
 };
 
 [[nodiscard]] bool isMulticast(const SocketAddress& address)
@@ -260,7 +314,7 @@ Result<std::unique_ptr<Sender>> openUdpSender(const Endpoint& endpoint, const Se
         description += " (multicast, ttl " + std::to_string(std::clamp(options.multicastTtl, 0, 255)) +
                        (endpoint.iface.empty() ? std::string() : ", via " + endpoint.iface) + ")";
     spdlog::info("{}: sending UDP to {}, send buffer {} bytes", url, description, sendBuffer);
-    return std::unique_ptr<Sender>(std::make_unique<UdpSender>(endpoint, std::move(fd), std::move(description)));
+    return std::unique_ptr<Sender>(std::make_unique<UdpSender>(endpoint, std::move(fd), std::move(description), options.udpSegmentation));
 }
 
 } // namespace telestation::io::detail

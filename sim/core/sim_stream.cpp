@@ -128,7 +128,20 @@ struct SimStream::Impl {
         garbageInsertions{0}, garbageBytes{0};
     std::array<std::atomic<std::uint64_t>, ccsds::kApidCount> apidPackets{};
     std::array<std::atomic<std::uint64_t>, ccsds::kApidCount> apidBytes{};
-    std::atomic<std::int64_t> startNs{0}, firstSentNs{-1}, lastSentNs{-1};
+    std::atomic<std::int64_t> startNs{0}, endNs{0}, firstSentNs{-1}, lastSentNs{-1};
+
+    // The sender's state text, published by whichever thread owns the sender at the time (the stream's
+    // thread while it runs; the creating thread before): the sender itself is not thread-safe.
+    mutable std::mutex stateMutex;
+    std::string stateText;
+    std::int64_t stateRefreshNs = 0;
+    void publishState(std::int64_t nowNs)
+    {
+        std::string text = sender->state();
+        std::lock_guard lock(stateMutex);
+        stateText = std::move(text);
+        stateRefreshNs = nowNs;
+    }
     std::atomic<bool> finished{false};
 
     void resetCounters()
@@ -488,6 +501,7 @@ Result<std::unique_ptr<SimStream>> SimStream::create(const StreamConfig& config,
     if (!sender)
         return Error{who + sender.error().message, {}};
     impl.sender = std::move(sender).value();
+    impl.publishState(monotonicNs());
     return stream;
 }
 
@@ -499,6 +513,7 @@ void SimStream::start()
         m_thread.join();
     m_stopRequested.store(false);
     m_impl->resetCounters();
+    m_impl->endNs.store(0);
     m_running.store(true, std::memory_order_release);
     m_thread = std::thread([this] { run(); });
 }
@@ -584,8 +599,12 @@ void SimStream::run()
             due = std::min<std::uint64_t>(due, *limit - built);
         impl.sendBatch(due, faults, headerBytes, now, double(now - start) / 1e9);
         built += due;
+        if (now - impl.stateRefreshNs >= 100'000'000) // a string per 100 ms, not per packet
+            impl.publishState(now);
     }
     impl.releaseHeld(monotonicNs());
+    impl.endNs.store(monotonicNs());
+    impl.publishState(monotonicNs());
     impl.finished.store(!m_stopRequested.load());
     m_running.store(false, std::memory_order_release);
 }
@@ -601,7 +620,8 @@ LiveCounters SimStream::live() const noexcept
     c.running = m_running.load(std::memory_order_acquire);
     c.finished = impl.finished.load();
     const std::int64_t start = impl.startNs.load();
-    c.seconds = start > 0 ? double(monotonicNs() - start) / 1e9 : 0;
+    const std::int64_t end = c.running ? monotonicNs() : impl.endNs.load();
+    c.seconds = start > 0 && end >= start ? double(end - start) / 1e9 : 0;
     return c;
 }
 
@@ -643,7 +663,8 @@ StreamSummary SimStream::summary() const
 
 std::string SimStream::senderState() const
 {
-    return m_impl->sender->state();
+    std::lock_guard lock(m_impl->stateMutex);
+    return m_impl->stateText;
 }
 
 std::uint16_t SimStream::localPort() const

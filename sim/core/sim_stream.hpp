@@ -24,7 +24,7 @@ struct LiveCounters {
     std::uint64_t packets = 0;
     std::uint64_t bytes = 0;
     std::uint64_t notSent = 0;
-    double seconds = 0;      // since the stream started
+    double seconds = 0;      // since the stream started (to its end once it has stopped)
     bool running = false;
     bool finished = false;   // reached its count or duration
 };
@@ -53,6 +53,8 @@ public:
     [[nodiscard]] const StreamConfig& config() const noexcept { return m_config; }
     [[nodiscard]] LiveCounters live() const noexcept;
     [[nodiscard]] StreamSummary summary() const;
+    // The destination's state ("sending to …", "connecting …", "listening on … (n clients)"), as the
+    // stream's thread last published it (at most 100 ms old while running). Thread-safe.
     [[nodiscard]] std::string senderState() const;
     [[nodiscard]] std::uint16_t localPort() const; // tcp-listen: the port actually bound
     [[nodiscard]] double averagePacketBytes() const noexcept { return m_averageBytes; }
