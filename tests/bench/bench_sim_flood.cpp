@@ -2,7 +2,7 @@
 // encoded) as fast as possible over loopback UDP into a receiver that drains it on another thread.
 // Prints what the simulator sent and what arrived, in packets/s and Gbit/s. Not a test.
 //
-//   build/release/bin/bench_sim_flood [--seconds S] [--packet NAME] [--mdb FILE]
+//   build/release/bin/bench_sim_flood [--seconds S] [--packet NAME] [--mdb FILE] [--no-gso]
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
@@ -29,6 +29,7 @@ int main(int argc, char** argv)
     cli.addOption("seconds", "S", "How long to send; default 5.");
     cli.addOption("packet", "NAME", "Packet type; default Packet5.");
     cli.addOption("mdb", "FILE", "Mission database; default: the training database.");
+    cli.addFlag("no-gso", "Send plain datagrams (no UDP segmentation offload), for comparison.");
     if (const auto ok = cli.parse(argc, argv); !ok) {
         std::fprintf(stderr, "bench_sim_flood: %s\n", ok.error().message.c_str());
         return 2;
@@ -96,7 +97,9 @@ int main(int argc, char** argv)
     config.rate = sim::Rate{sim::Rate::Unit::Flood, 0};
     config.mix = {{cli.value("packet", "Packet5"), 1}};
     config.durationSeconds = *seconds;
-    auto stream = sim::SimStream::create(config, *db);
+    io::SenderOptions options;
+    options.udpSegmentation = !cli.isSet("no-gso");
+    auto stream = sim::SimStream::create(config, *db, options);
     if (!stream) {
         std::fprintf(stderr, "bench_sim_flood: %s\n", stream.error().message.c_str());
         return 1;
