@@ -10,7 +10,19 @@
 // strictly monotonic over that range: its derivative p' must not take both signs there. p' is
 // monotonic between consecutive roots of p'' (found by recursive root isolation), so its sign at the
 // range ends and at those roots decides; samples across the range (linear and logarithmic) are
-// checked as well.
+// checked as well. Inverting solves p(x) = y by safeguarded Newton from a bracket between two
+// precompiled knots (to double precision; for integer fields to 1e-7 counts, enough to then pick the
+// nearer of the two integers around the root by their calibrated values).
+//
+// Choices the header leaves open:
+//  - Converted values round to nearest with halves away from zero (2.5 -> 3, -2.5 -> -3).
+//  - float32: a finite value beyond +-FLT_MAX becomes +-FLT_MAX, not infinity; infinities and NaN
+//    are kept.
+//  - A NaN calibrated value inverts to a NaN converted value (true): NaN in a float field, 0 in an
+//    integer field.
+//  - String/Bytes are not invertible; setConverted and setCalibrated leave them alone.
+//  - Enumerations of definitions that validation would refuse: a state's code is the lowest one in
+//    its range that the field holds and no earlier state claims; setState fails when there is none.
 #include "core/decode/encoder.hpp"
 
 #include "core/decode/bits.hpp"
@@ -606,7 +618,7 @@ inline bool EncodePlan::invert(const Field& f, double y, double& x) const noexce
     } else { // PointPair: the segment holding y, or the end segment outside the table
         const Range range = m_tables[f.calIndex];
         const mdb::PointPair* pts = m_points.data() + range.first;
-        std::uint32_t i = 0; // the number of inner points on y's near side, counted without a branch
+        std::uint32_t i = 0; // the segment: how many inner points y is beyond, counted without a branch
         if (increasing)
             for (std::uint32_t k = 1; k + 1 < range.count; ++k)
                 i += y > pts[k].calibrated ? 1 : 0;
