@@ -2,10 +2,8 @@
 // over on one thread and prints parameters per second. Not a test: run it from a release build.
 //
 //   build/release/bin/bench_decode [--mdb FILE] [--packet NAME] [--seconds S]
-#include "core/common/command_line.hpp"
-#include "core/common/paths.hpp"
 #include "core/decode/decode_plan.hpp"
-#include "core/mdb/sqlite_store.hpp"
+#include "tests/bench/bench_support.hpp"
 #include "sim/core/packet_factory.hpp"
 
 #include <bit>
@@ -19,34 +17,12 @@ using namespace telestation;
 int main(int argc, char** argv)
 {
     CommandLine cli("bench_decode", "Decoder throughput on one core.");
-    cli.addFlag("help", "Show this help.");
-    cli.addOption("mdb", "FILE", "Mission database; default: the training database.");
-    cli.addOption("packet", "NAME", "Packet type to decode; default Packet5.");
-    cli.addOption("seconds", "S", "How long to run; default 3.");
-    if (const auto ok = cli.parse(argc, argv); !ok) {
-        std::fprintf(stderr, "bench_decode: %s\n", ok.error().message.c_str());
-        return 2;
-    }
-    if (cli.isSet("help")) {
-        std::fputs(cli.helpText().c_str(), stdout);
-        return 0;
-    }
-    const auto seconds = cli.integer("seconds", 3);
-    if (!seconds) {
-        std::fprintf(stderr, "bench_decode: %s\n", seconds.error().message.c_str());
-        return 2;
-    }
-    const std::string path = cli.value("mdb", trainingDatabasePath().string());
-    const auto db = mdb::loadDatabase(path);
-    if (!db) {
-        std::fprintf(stderr, "bench_decode: %s\n", db.error().toString().c_str());
-        return 1;
-    }
-    const mdb::PacketDef* packet = db->findPacket(cli.value("packet", "Packet5"));
-    if (!packet) {
-        std::fprintf(stderr, "bench_decode: no packet %s in %s\n", cli.value("packet", "Packet5").c_str(), path.c_str());
-        return 1;
-    }
+    int exitCode = 0;
+    auto setup = bench::setUp(cli, "bench_decode", argc, argv, 3, exitCode);
+    if (!setup)
+        return exitCode;
+    const mdb::PacketDef* packet = setup->packet;
+    const double seconds = setup->seconds;
     auto plan = decode::DecodePlan::compile(*packet);
     if (!plan) {
         std::fprintf(stderr, "bench_decode: %s\n", plan.error().message.c_str());
@@ -77,7 +53,7 @@ int main(int argc, char** argv)
     std::uint64_t decoded = 0;
     std::uint64_t packetsDone = 0;
     const auto start = std::chrono::steady_clock::now();
-    const auto deadline = start + std::chrono::seconds(*seconds);
+    const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
     auto now = start;
     while (now < deadline) {
         for (int round = 0; round < 64; ++round) {

@@ -4,11 +4,9 @@
 // prints parameters per second, in all and per kind of call. Not a test: run it from a release build.
 //
 //   build/release/bin/bench_encode [--mdb FILE] [--packet NAME] [--seconds S]
-#include "core/common/command_line.hpp"
-#include "core/common/paths.hpp"
+#include "tests/bench/bench_support.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "sim/core/packet_factory.hpp"
 
 #include <algorithm>
@@ -52,34 +50,12 @@ double threadCpuSeconds()
 int main(int argc, char** argv)
 {
     CommandLine cli("bench_encode", "Encoder throughput on one core.");
-    cli.addFlag("help", "Show this help.");
-    cli.addOption("mdb", "FILE", "Mission database; default: the training database.");
-    cli.addOption("packet", "NAME", "Packet type to fill; default Packet5.");
-    cli.addOption("seconds", "S", "How long to run; default 3.");
-    if (const auto ok = cli.parse(argc, argv); !ok) {
-        std::fprintf(stderr, "bench_encode: %s\n", ok.error().message.c_str());
-        return 2;
-    }
-    if (cli.isSet("help")) {
-        std::fputs(cli.helpText().c_str(), stdout);
-        return 0;
-    }
-    const auto seconds = cli.integer("seconds", 3);
-    if (!seconds) {
-        std::fprintf(stderr, "bench_encode: %s\n", seconds.error().message.c_str());
-        return 2;
-    }
-    const std::string path = cli.value("mdb", trainingDatabasePath().string());
-    const auto db = mdb::loadDatabase(path);
-    if (!db) {
-        std::fprintf(stderr, "bench_encode: %s\n", db.error().toString().c_str());
-        return 1;
-    }
-    const mdb::PacketDef* packet = db->findPacket(cli.value("packet", "Packet5"));
-    if (!packet) {
-        std::fprintf(stderr, "bench_encode: no packet %s in %s\n", cli.value("packet", "Packet5").c_str(), path.c_str());
-        return 1;
-    }
+    int exitCode = 0;
+    auto setup = bench::setUp(cli, "bench_encode", argc, argv, 3, exitCode);
+    if (!setup)
+        return exitCode;
+    const mdb::PacketDef* packet = setup->packet;
+    const double seconds = setup->seconds;
     auto encoder = decode::EncodePlan::compile(*packet);
     auto decoder = decode::DecodePlan::compile(*packet);
     if (!encoder || !decoder) {
@@ -204,14 +180,14 @@ int main(int argc, char** argv)
     std::printf("packet %s (APID %u, %zu bytes): %zu parameters written per packet\n", packet->name.c_str(),
                 unsigned(packet->apid), bytes.size(), all.size());
     std::printf("rates per second of CPU time (wall-clock in brackets)\n");
-    const Rate whole = measure(all, double(*seconds));
+    const Rate whole = measure(all, seconds);
     std::printf("all parameters:                         %7.1f million parameters/s (%.1f), %.2f ns each, %.0f packets/s\n",
                 whole.cpu / 1e6, whole.wall / 1e6, 1e9 / whole.cpu, whole.cpu / double(all.size()));
     for (std::size_t c = 0; c < kCallNames.size(); ++c) {
         const Work w = select(static_cast<int>(c));
         if (w.size() == 0)
             continue;
-        const Rate r = measure(w, double(*seconds) / 3);
+        const Rate r = measure(w, seconds / 3);
         std::printf("  %-36s %3zu: %7.1f million/s (%.1f), %.2f ns each\n", kCallNames[c], w.size(), r.cpu / 1e6,
                     r.wall / 1e6, 1e9 / r.cpu);
     }

@@ -3,9 +3,7 @@
 // Prints what the simulator sent and what arrived, in packets/s and Gbit/s. Not a test.
 //
 //   build/release/bin/bench_sim_flood [--seconds S] [--packet NAME] [--mdb FILE] [--no-gso]
-#include "core/common/command_line.hpp"
-#include "core/common/paths.hpp"
-#include "core/mdb/sqlite_store.hpp"
+#include "tests/bench/bench_support.hpp"
 #include "sim/core/sim_stream.hpp"
 
 #include <arpa/inet.h>
@@ -25,29 +23,11 @@ using namespace telestation;
 int main(int argc, char** argv)
 {
     CommandLine cli("bench_sim_flood", "Simulator flood rate over loopback UDP.");
-    cli.addFlag("help", "Show this help.");
-    cli.addOption("seconds", "S", "How long to send; default 5.");
-    cli.addOption("packet", "NAME", "Packet type; default Packet5.");
-    cli.addOption("mdb", "FILE", "Mission database; default: the training database.");
     cli.addFlag("no-gso", "Send plain datagrams (no UDP segmentation offload), for comparison.");
-    if (const auto ok = cli.parse(argc, argv); !ok) {
-        std::fprintf(stderr, "bench_sim_flood: %s\n", ok.error().message.c_str());
-        return 2;
-    }
-    if (cli.isSet("help")) {
-        std::fputs(cli.helpText().c_str(), stdout);
-        return 0;
-    }
-    const auto seconds = cli.number("seconds", 5);
-    if (!seconds) {
-        std::fprintf(stderr, "bench_sim_flood: %s\n", seconds.error().message.c_str());
-        return 2;
-    }
-    auto db = mdb::loadDatabase(cli.value("mdb", trainingDatabasePath().string()));
-    if (!db) {
-        std::fprintf(stderr, "bench_sim_flood: %s\n", db.error().toString().c_str());
-        return 1;
-    }
+    int exitCode = 0;
+    auto setup = bench::setUp(cli, "bench_sim_flood", argc, argv, 5, exitCode);
+    if (!setup)
+        return exitCode;
 
     // The receiver: a large buffer, drained with recvmmsg on its own thread.
     const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
@@ -95,11 +75,11 @@ int main(int argc, char** argv)
     config.name = "flood";
     config.destination = "udp://127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
     config.rate = sim::Rate{sim::Rate::Unit::Flood, 0};
-    config.mix = {{cli.value("packet", "Packet5"), 1}};
-    config.durationSeconds = *seconds;
+    config.mix = {{setup->packet->name, 1}};
+    config.durationSeconds = setup->seconds;
     io::SenderOptions options;
     options.udpSegmentation = !cli.isSet("no-gso");
-    auto stream = sim::SimStream::create(config, *db, options);
+    auto stream = sim::SimStream::create(config, setup->db, options);
     if (!stream) {
         std::fprintf(stderr, "bench_sim_flood: %s\n", stream.error().message.c_str());
         return 1;

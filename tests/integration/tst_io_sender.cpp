@@ -2,6 +2,7 @@
 // (unicast, IPv6, a destination nobody listens on, multicast), TCP client (delivery, reconnection,
 // refused and unreachable destinations, the bounded blocking wait, no SIGPIPE), TCP server (two
 // clients, one leaving, no torn packet into a slow client), sendRaw and the open errors.
+#include "tests/support/allocation_counter.hpp"
 #include "core/io/endpoint.hpp"
 #include "core/io/sender.hpp"
 
@@ -26,21 +27,6 @@
 #include <thread>
 #include <vector>
 
-// Allocations counted per thread, so that the readers' threads do not disturb a measurement made on
-// the sending thread (see steadyStateSendsAllocateNothing).
-namespace {
-thread_local long t_allocations = 0;
-}
-
-void* operator new(std::size_t size)
-{
-    ++t_allocations;
-    if (void* p = std::malloc(size != 0 ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace telestation::io;
 using namespace std::chrono_literals;
@@ -1142,12 +1128,12 @@ void TestIoSender::tcpServerIpv6()
 void TestIoSender::steadyStateSendsAllocateNothing()
 {
     // The counter works: a vector allocates.
-    const long probeStart = t_allocations;
+    const long probeStart = telestation::test::threadAllocations();
     {
         std::vector<int> probe(10);
         QVERIFY(!probe.empty());
     }
-    QVERIFY(t_allocations > probeStart);
+    QVERIFY(telestation::test::threadAllocations() > probeStart);
 
     const std::vector<Bytes> packets = makePackets(0, 64, 100);
     const auto spans = spansOf(packets);
@@ -1155,10 +1141,10 @@ void TestIoSender::steadyStateSendsAllocateNothing()
     // Sends kRounds batches after one warm-up batch; returns the allocations made by the measured sends.
     const auto allocationsOf = [&](Sender& sender, std::size_t& sent) {
         sent = sender.send(spans);
-        const long start = t_allocations;
+        const long start = telestation::test::threadAllocations();
         for (int i = 0; i < kRounds; ++i)
             sent += sender.send(spans);
-        return t_allocations - start;
+        return telestation::test::threadAllocations() - start;
     };
     std::size_t sent = 0;
 

@@ -5,6 +5,7 @@
 // the field can hold; non-invertible calibrators refused; enumeration states; definitions refused like
 // the decoder refuses them; the whole training mission database; and no allocation per call. Every
 // write must leave the packet's other bits as they were.
+#include "tests/support/allocation_counter.hpp"
 #include "tests/support/model_builders.hpp"
 #include "core/decode/bits.hpp"
 #include "core/decode/decode_plan.hpp"
@@ -24,20 +25,6 @@
 #include <string>
 #include <vector>
 
-// Counts allocations, for noAllocationPerCall(): this executable replaces the global operator new.
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t size)
-{
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace telestation;
 using namespace telestation::decode;
@@ -785,11 +772,11 @@ private slots:
         std::vector<std::uint8_t> extra(64);
         const std::uint8_t blob[40] = {1, 2, 3};
 
-        const long before = g_allocations.load();
+        const long before = test::allocations();
         { std::vector<int> probe(10); QVERIFY(!probe.empty()); }
-        QVERIFY(g_allocations.load() > before); // the counter counts
+        QVERIFY(test::allocations() > before); // the counter counts
 
-        const long start = g_allocations.load();
+        const long start = test::allocations();
         double sink = 0;
         for (int round = 0; round < 200; ++round) {
             const double t = round / 200.0;
@@ -812,7 +799,7 @@ private slots:
             (void)cubic.enc.setCalibrated(extra, 0, -60 + 200 * t);
             (void)f64.enc.setCalibrated(extra, 0, -1e200 + 2e200 * t);
         }
-        QCOMPARE(g_allocations.load() - start, 0L);
+        QCOMPARE(test::allocations() - start, 0L);
         QVERIFY(sink != 0);
     }
 

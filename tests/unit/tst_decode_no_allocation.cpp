@@ -1,5 +1,6 @@
 // The decode path allocates nothing per packet: this executable replaces the global operator new to
 // count allocations, and decodes every packet type of the training mission database many times.
+#include "tests/support/allocation_counter.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/mdb/text_format.hpp"
 
@@ -11,19 +12,6 @@
 #include <random>
 #include <vector>
 
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t size)
-{
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace telestation;
 
@@ -49,11 +37,11 @@ private slots:
         }
         std::vector<decode::DecodedValue> out(256);
         // The counter works: a vector allocates.
-        const long before = g_allocations.load();
+        const long before = test::allocations();
         { std::vector<int> probe(10); QVERIFY(!probe.empty()); }
-        QVERIFY(g_allocations.load() > before);
+        QVERIFY(test::allocations() > before);
 
-        const long start = g_allocations.load();
+        const long start = test::allocations();
         std::size_t decoded = 0;
         for (int round = 0; round < 1000; ++round) {
             for (std::size_t k = 0; k < plans.size(); ++k) {
@@ -68,7 +56,7 @@ private slots:
                         (void)plans[k].stateText(i, out[i]);
             }
         }
-        QCOMPARE(g_allocations.load() - start, 0L);
+        QCOMPARE(test::allocations() - start, 0L);
         QVERIFY(decoded > 100000);
     }
 };

@@ -4,6 +4,7 @@
 // their yellow limits now and then and a few reach red while mostly staying within yellow,
 // enumerations show unexpected states only briefly; and, through the encoder and the decoder, the
 // decoded limit states are what the generators aim at.
+#include "tests/support/allocation_counter.hpp"
 #include "core/decode/bits.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
@@ -22,20 +23,6 @@
 #include <set>
 #include <vector>
 
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-// Counts allocations, to check that next() makes none.
-void* operator new(std::size_t size)
-{
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace telestation;
 using sim::GeneratorKind;
@@ -364,16 +351,16 @@ private slots:
             s.text = "a text longer than any small-string buffer, to be sure";
             generators.emplace_back(s, 4);
         }
-        const long before = g_allocations.load();
+        const long before = test::allocations();
         { std::vector<int> probe(10); QVERIFY(!probe.empty()); }
-        QVERIFY(g_allocations.load() > before); // the counter works
+        QVERIFY(test::allocations() > before); // the counter works
 
-        const long start = g_allocations.load();
+        const long start = test::allocations();
         double sum = 0;
         for (std::uint64_t n = 0; n < 10'000; ++n)
             for (auto& g : generators)
                 sum += g.next(0.01 * double(n), n);
-        QCOMPARE(g_allocations.load() - start, 0L);
+        QCOMPARE(test::allocations() - start, 0L);
         QVERIFY(std::isfinite(sum));
     }
 
