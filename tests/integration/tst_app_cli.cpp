@@ -119,6 +119,11 @@ private slots:
 
     void guiStartsShowsAndQuitsCleanly()
     {
+#if defined(__SANITIZE_THREAD__)
+        // Qt's own worker threads (QThreadPool) race in ThreadSanitizer's eyes because Debian's Qt is
+        // not built with it; suppressing Qt frames would also hide real GUI-vs-engine races.
+        QSKIP("GUI processes are not checked under ThreadSanitizer (uninstrumented Qt); the other presets run this");
+#endif
         QFETCH(QString, program);
         const Run r = run(program, {QStringLiteral("--quit-after"), QStringLiteral("300")}, QStringLiteral("offscreen"));
         QCOMPARE(r.status, QProcess::NormalExit);
@@ -127,6 +132,9 @@ private slots:
 
     void screenshotHookWritesPng()
     {
+#if defined(__SANITIZE_THREAD__)
+        QSKIP("GUI processes are not checked under ThreadSanitizer (uninstrumented Qt); the other presets run this");
+#endif
         QTemporaryDir dir;
         const QString png = dir.filePath(QStringLiteral("window.png"));
         const Run r = run(QStringLiteral("telestation"),
