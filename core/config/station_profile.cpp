@@ -1,0 +1,833 @@
+#include "core/config/station_profile.hpp"
+
+#include "core/io/endpoint.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <system_error>
+#include <utility>
+
+namespace telestation::config {
+
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+// ---- Limits (docs/station-profile.md) -----------------------------------------------------------
+
+constexpr std::uint64_t kMinQueueSize = 1;
+constexpr std::uint64_t kMaxQueueSize = 16'777'216; // 2^24 packets: far beyond any memory budget we want
+constexpr std::uint64_t kMinRecordFileSize = 65'536;
+constexpr std::uint64_t kMaxRecordFileSize = 1ull << 40;
+constexpr std::uint64_t kMaxApid = 2047;
+constexpr std::uint64_t kMaxTransportHeaderBytes = 65'535;
+constexpr double kMaxExactInteger = 9007199254740992.0; // 2^53
+
+constexpr std::array<std::string_view, 6> kTopKeys{"mdb", "recordingDirectory", "logDirectory", "logLevel",
+                                                   "queues", "streams"};
+constexpr std::array<std::string_view, 7> kQueueKeys{
+    "networkPacketQueueSize", "networkPacketQueueWarningThreshold", "processPacketQueueSize",
+    "recordPacketQueueSize",  "forwardPacketQueueSize",             "processedParameterQueueSize",
+    "maxRecordFileSize"};
+constexpr std::array<std::string_view, 6> kStreamKeys{"name",    "source",         "transportHeaderBytes",
+                                                      "enabled", "unknownPackets", "packets"};
+constexpr std::array<std::string_view, 3> kUnknownKeys{"mode", "record", "forward"};
+constexpr std::array<std::string_view, 5> kPacketKeys{"apid", "secondaryId", "mode", "record", "forward"};
+constexpr std::array<std::string_view, 5> kLogLevels{"trace", "debug", "info", "warning", "error"};
+
+// The uint32 queue members in the order of kQueueKeys (maxRecordFileSize, the last, is 64-bit).
+constexpr std::array<std::uint32_t QueueOptions::*, 6> kQueueMembers{
+    &QueueOptions::networkPacketQueueSize,   &QueueOptions::networkPacketQueueWarningThreshold,
+    &QueueOptions::processPacketQueueSize,   &QueueOptions::recordPacketQueueSize,
+    &QueueOptions::forwardPacketQueueSize,   &QueueOptions::processedParameterQueueSize};
+
+constexpr std::array<ProcessingMode, 4> kModes{ProcessingMode::PassThru, ProcessingMode::ProcessOnDemand,
+                                               ProcessingMode::ProcessEntirePacket, ProcessingMode::Discard};
+
+// ---- JSON paths --------------------------------------------------------------------------------
+
+bool isPlainKey(std::string_view key) noexcept
+{
+    if (key.empty() || (key.front() >= '0' && key.front() <= '9'))
+        return false;
+    return std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+// Keys that are not identifiers are written in brackets, JSON-quoted: $["log level"].
+std::string member(const std::string& path, std::string_view key)
+{
+    if (isPlainKey(key))
+        return path + '.' + std::string(key);
+    return path + '[' + Json(std::string(key)).dump() + ']';
+}
+
+std::string element(const std::string& path, std::size_t index)
+{
+    return path + '[' + std::to_string(index) + ']';
+}
+
+template <typename Names>
+std::string joined(const Names& names)
+{
+    std::string out;
+    for (const auto& name : names) {
+        if (!out.empty())
+            out += ", ";
+        out += name;
+    }
+    return out;
+}
+
+// ---- Text to DOM -------------------------------------------------------------------------------
+
+// nlohmann::json's own parser keeps the last of two equal keys silently and gives no byte offset for
+// some errors; this SAX handler reports repeated keys (by path) and remembers where parsing failed.
+class DomBuilder final : public nlohmann::json_sax<Json> {
+public:
+    Json root;
+    std::vector<std::string> repeatedKeys; // JSON paths
+    std::optional<std::size_t> errorOffset;
+    std::string errorMessage;
+
+    bool null() override { return put(Json(nullptr)); }
+    bool boolean(bool val) override { return put(Json(val)); }
+    bool number_integer(number_integer_t val) override { return put(Json(val)); }
+    bool number_unsigned(number_unsigned_t val) override { return put(Json(val)); }
+    bool number_float(number_float_t val, const string_t& /*text*/) override { return put(Json(val)); }
+    bool string(string_t& val) override { return put(Json(std::move(val))); }
+    bool binary(binary_t& val) override { return put(Json::binary(std::move(val))); }
+    bool start_object(std::size_t /*elements*/) override { return open(Json::object()); }
+    bool start_array(std::size_t /*elements*/) override { return open(Json::array()); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+
+    bool key(string_t& val) override
+    {
+        Level& level = m_stack.back();
+        if (level.node->contains(val))
+            repeatedKeys.push_back(member(level.path, val));
+        level.key = std::move(val);
+        return true;
+    }
+
+    bool parse_error(std::size_t position, const std::string& /*lastToken*/, const Json::exception& ex) override
+    {
+        errorOffset = position;
+        std::string_view what = ex.what();
+        // "[json.exception.parse_error.101] parse error at line 1, column 4: syntax error ..." -> the
+        // part after the location, which we give ourselves.
+        if (const auto bracket = what.find("] "); what.starts_with("[json.exception.") && bracket != what.npos)
+            what.remove_prefix(bracket + 2);
+        if (what.starts_with("parse error")) {
+            if (const auto colon = what.find(": "); colon != what.npos)
+                what.remove_prefix(colon + 2);
+        }
+        errorMessage = std::string(what);
+        return false;
+    }
+
+private:
+    struct Level {
+        Json* node;       // parents are not changed while a child is open, so this stays valid
+        std::string path; // JSON path of node
+        std::string key;  // objects: the key of the value being read
+    };
+    std::vector<Level> m_stack;
+
+    Json* insert(Json value, std::string& path)
+    {
+        if (m_stack.empty()) {
+            root = std::move(value);
+            path = "$";
+            return &root;
+        }
+        Level& level = m_stack.back();
+        if (level.node->is_array()) {
+            path = element(level.path, level.node->size());
+            level.node->push_back(std::move(value));
+            return &level.node->back();
+        }
+        path = member(level.path, level.key);
+        Json& slot = (*level.node)[level.key];
+        slot = std::move(value);
+        return &slot;
+    }
+
+    bool put(Json value)
+    {
+        std::string ignored;
+        insert(std::move(value), ignored);
+        return true;
+    }
+
+    bool open(Json container)
+    {
+        std::string path;
+        Json* node = insert(std::move(container), path);
+        m_stack.push_back(Level{node, std::move(path), {}});
+        return true;
+    }
+
+    bool close()
+    {
+        m_stack.pop_back();
+        return true;
+    }
+};
+
+struct LineColumn {
+    int line = 1;
+    int column = 1;
+};
+
+// 1-based line and column of byte `offset`; columns count characters (UTF-8 continuation bytes skipped).
+LineColumn lineColumnOf(std::string_view text, std::size_t offset)
+{
+    LineColumn at;
+    offset = std::min(offset, text.size());
+    for (std::size_t i = 0; i < offset; ++i) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte == '\n') {
+            ++at.line;
+            at.column = 1;
+        } else if ((byte & 0xC0U) != 0x80U) {
+            ++at.column;
+        }
+    }
+    return at;
+}
+
+// ---- Reading the DOM, collecting every problem --------------------------------------------------
+
+std::string describe(const Json& value)
+{
+    switch (value.type()) {
+    case Json::value_t::object:
+        return "an object";
+    case Json::value_t::array:
+        return "an array";
+    case Json::value_t::string:
+        return "a string";
+    case Json::value_t::boolean:
+        return "a boolean";
+    case Json::value_t::null:
+        return "null";
+    case Json::value_t::number_integer:
+    case Json::value_t::number_unsigned:
+    case Json::value_t::number_float:
+        return "a number";
+    default:
+        return "a value";
+    }
+}
+
+// A value as written, for messages: strings in single quotes, others as JSON; long ones shortened.
+std::string shown(const Json& value)
+{
+    std::string text = value.is_string() ? "'" + value.get<std::string>() + "'" : value.dump();
+    if (text.size() > 48)
+        text = text.substr(0, 45) + "...";
+    return text;
+}
+
+bool isWellFormedName(std::string_view name) noexcept
+{
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
+}
+
+class Reader {
+public:
+    explicit Reader(std::string file) : m_file(std::move(file)) {}
+
+    Diagnostics diagnostics;
+
+    void error(const std::string& path, std::string_view message) { add(Severity::Error, path, message); }
+    void warning(const std::string& path, std::string_view message) { add(Severity::Warning, path, message); }
+
+    void readProfile(const Json& root, StationProfile& profile)
+    {
+        const std::string path = "$";
+        if (!expect(root, path, root.is_object(), "an object (a station profile)"))
+            return;
+        checkKeys(root, path, kTopKeys, "a station profile");
+
+        if (const auto it = root.find("mdb"); it != root.end())
+            readString(*it, member(path, "mdb"), profile.mdb);
+        readDirectory(root, path, "recordingDirectory", profile.recordingDirectory);
+        readDirectory(root, path, "logDirectory", profile.logDirectory);
+        if (const auto it = root.find("logLevel"); it != root.end()) {
+            std::string level;
+            const std::string levelPath = member(path, "logLevel");
+            if (readString(*it, levelPath, level)) {
+                if (std::find(kLogLevels.begin(), kLogLevels.end(), level) == kLogLevels.end())
+                    error(levelPath, shown(*it) + " is not a log level (" + joined(kLogLevels) + ")");
+                else
+                    profile.logLevel = level;
+            }
+        }
+        if (const auto it = root.find("queues"); it != root.end())
+            readQueues(*it, member(path, "queues"), profile.queues);
+
+        const std::string streamsPath = member(path, "streams");
+        const auto streams = root.find("streams");
+        if (streams == root.end()) {
+            error(streamsPath, "missing (required: a list of streams, which may be empty)");
+            return;
+        }
+        if (!expect(*streams, streamsPath, streams->is_array(), "an array of streams"))
+            return;
+        if (streams->empty())
+            warning(streamsPath, "empty: the station has no stream to receive");
+        readStreams(*streams, streamsPath, profile.streams);
+    }
+
+private:
+    std::string m_file;
+
+    void add(Severity severity, const std::string& path, std::string_view message)
+    {
+        diagnostics.push_back(Diagnostic{severity, path + ": " + std::string(message), SourceLocation{m_file, 0, 0}});
+    }
+
+    bool expect(const Json& value, const std::string& path, bool ok, std::string_view expected)
+    {
+        if (!ok)
+            error(path, "expected " + std::string(expected) + ", got " + describe(value));
+        return ok;
+    }
+
+    template <typename Keys>
+    void checkKeys(const Json& object, const std::string& path, const Keys& allowed, std::string_view owner)
+    {
+        for (const auto& item : object.items()) {
+            if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
+                error(member(path, item.key()), "unknown key; " + std::string(owner) + " takes " + joined(allowed));
+        }
+    }
+
+    bool readString(const Json& value, const std::string& path, std::string& out)
+    {
+        if (!expect(value, path, value.is_string(), "a string"))
+            return false;
+        out = value.get<std::string>();
+        return true;
+    }
+
+    bool readBool(const Json& value, const std::string& path, bool& out)
+    {
+        if (!expect(value, path, value.is_boolean(), "a boolean (true or false)"))
+            return false;
+        out = value.get<bool>();
+        return true;
+    }
+
+    // A whole number in [minimum, maximum]; `what` names it with its range for the message.
+    bool readInteger(const Json& value, const std::string& path, std::uint64_t minimum, std::uint64_t maximum,
+                     std::string_view what, std::uint64_t& out)
+    {
+        if (!expect(value, path, value.is_number(), what))
+            return false;
+        bool inRange = false;
+        if (value.is_number_unsigned()) {
+            out = value.get<std::uint64_t>();
+            inRange = true;
+        } else if (value.is_number_float()) {
+            // 1e6 is a float to the parser but a whole number to the operator.
+            const double number = value.get<double>();
+            if (std::isfinite(number) && std::floor(number) == number && number >= 0 && number <= kMaxExactInteger) {
+                out = static_cast<std::uint64_t>(number);
+                inRange = true;
+            }
+        } // negative integers: nlohmann keeps non-negative ones unsigned
+        if (!inRange || out < minimum || out > maximum) {
+            error(path, shown(value) + " is not " + std::string(what));
+            return false;
+        }
+        return true;
+    }
+
+    void readDirectory(const Json& object, const std::string& path, std::string_view key, std::string& out)
+    {
+        const auto it = object.find(key);
+        if (it == object.end())
+            return;
+        const std::string keyPath = member(path, key);
+        std::string directory;
+        if (!readString(*it, keyPath, directory))
+            return;
+        if (directory.empty()) {
+            error(keyPath, "empty (leave the key out for the default '" + out + "')");
+            return;
+        }
+        out = std::move(directory);
+    }
+
+    void readQueues(const Json& value, const std::string& path, QueueOptions& queues)
+    {
+        if (!expect(value, path, value.is_object(), "an object (queue options)"))
+            return;
+        checkKeys(value, path, kQueueKeys, "queues");
+        for (std::size_t i = 0; i < kQueueMembers.size(); ++i) {
+            const auto it = value.find(kQueueKeys[i]);
+            std::uint64_t size = 0;
+            if (it != value.end() &&
+                readInteger(*it, member(path, kQueueKeys[i]), kMinQueueSize, kMaxQueueSize,
+                            "a queue size (a whole number of packets, 1..16777216)", size))
+                queues.*kQueueMembers[i] = static_cast<std::uint32_t>(size);
+        }
+        if (const auto it = value.find("maxRecordFileSize"); it != value.end()) {
+            std::uint64_t size = 0;
+            if (readInteger(*it, member(path, "maxRecordFileSize"), kMinRecordFileSize, kMaxRecordFileSize,
+                            "a file size (a whole number of bytes, 65536..1099511627776)", size))
+                queues.maxRecordFileSize = size;
+        }
+        if (queues.networkPacketQueueWarningThreshold > queues.networkPacketQueueSize) {
+            error(member(path, "networkPacketQueueWarningThreshold"),
+                  std::to_string(queues.networkPacketQueueWarningThreshold) +
+                      " is larger than the network packet queue size " +
+                      std::to_string(queues.networkPacketQueueSize) + " (the warning could never be given)");
+        }
+    }
+
+    void readStreams(const Json& streams, const std::string& path, std::vector<StreamProfile>& out)
+    {
+        // Where each name and source was first given, to report repeats with both places.
+        std::vector<std::pair<std::string, std::size_t>> names;
+        std::vector<std::pair<io::Endpoint, std::size_t>> sources;
+        for (std::size_t i = 0; i < streams.size(); ++i) {
+            const std::string streamPath = element(path, i);
+            StreamProfile stream;
+            std::optional<io::Endpoint> source;
+            if (!readStream(streams[i], streamPath, stream, source))
+                continue;
+            if (!stream.name.empty()) {
+                const auto same = std::find_if(names.begin(), names.end(),
+                                               [&](const auto& entry) { return entry.first == stream.name; });
+                if (same != names.end())
+                    error(member(streamPath, "name"), "'" + stream.name + "' is already the name of " +
+                                                          element(path, same->second));
+                else
+                    names.emplace_back(stream.name, i);
+            }
+            if (source) {
+                const auto same = std::find_if(sources.begin(), sources.end(),
+                                               [&](const auto& entry) { return entry.first == *source; });
+                if (same != sources.end())
+                    error(member(streamPath, "source"), "'" + stream.source + "' is already the source of " +
+                                                            element(path, same->second));
+                else
+                    sources.emplace_back(*source, i);
+            }
+            out.push_back(std::move(stream));
+        }
+    }
+
+    bool readStream(const Json& value, const std::string& path, StreamProfile& stream,
+                    std::optional<io::Endpoint>& source)
+    {
+        if (!expect(value, path, value.is_object(), "an object (a stream)"))
+            return false;
+        checkKeys(value, path, kStreamKeys, "a stream");
+
+        const std::string namePath = member(path, "name");
+        if (const auto it = value.find("name"); it == value.end()) {
+            error(namePath, "missing (required: a name of letters, digits, '-' and '_')");
+        } else if (readString(*it, namePath, stream.name) && !isWellFormedName(stream.name)) {
+            error(namePath, shown(*it) + " is not a stream name (one or more letters, digits, '-' and '_')");
+        }
+
+        const std::string sourcePath = member(path, "source");
+        if (const auto it = value.find("source"); it == value.end()) {
+            error(sourcePath, "missing (required: an endpoint URL such as \"udp://127.0.0.1:47001\")");
+        } else if (readString(*it, sourcePath, stream.source)) {
+            source = checkSource(stream.source, sourcePath);
+        }
+
+        if (const auto it = value.find("transportHeaderBytes"); it != value.end()) {
+            std::uint64_t bytes = 0;
+            if (readInteger(*it, member(path, "transportHeaderBytes"), 0, kMaxTransportHeaderBytes,
+                            "a byte count (a whole number, 0..65535)", bytes))
+                stream.transportHeaderBytes = static_cast<std::uint32_t>(bytes);
+        }
+        if (const auto it = value.find("enabled"); it != value.end())
+            readBool(*it, member(path, "enabled"), stream.enabled);
+        if (const auto it = value.find("unknownPackets"); it != value.end())
+            readUnknown(*it, member(path, "unknownPackets"), stream);
+        if (const auto it = value.find("packets"); it != value.end())
+            readPackets(*it, member(path, "packets"), stream.packets);
+        return true;
+    }
+
+    std::optional<io::Endpoint> checkSource(const std::string& url, const std::string& path)
+    {
+        auto endpoint = io::parseEndpoint(url);
+        if (!endpoint) {
+            error(path, endpoint.error().message);
+            return std::nullopt;
+        }
+        if (endpoint->scheme == io::Scheme::Tcp && endpoint->port == 0) {
+            error(path, "'" + url + "': a tcp:// source connects and needs a port (1..65535)");
+            return std::nullopt;
+        }
+        return *endpoint;
+    }
+
+    void readForward(const Json& value, const std::string& path, std::vector<std::string>& out)
+    {
+        if (!expect(value, path, value.is_array(), "an array of destination URLs"))
+            return;
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            const std::string itemPath = element(path, i);
+            std::string url;
+            if (!readString(value[i], itemPath, url))
+                continue;
+            const auto endpoint = io::parseEndpoint(url);
+            if (!endpoint) {
+                error(itemPath, endpoint.error().message);
+            } else if (endpoint->scheme == io::Scheme::File) {
+                error(itemPath, "'" + url + "' is a recording; packets are forwarded to udp://, tcp:// or tcp-listen://");
+            } else if (endpoint->port == 0 && endpoint->scheme != io::Scheme::TcpListen) {
+                error(itemPath, "'" + url + "': a destination needs a port (1..65535)");
+            } else if (std::find(out.begin(), out.end(), url) != out.end()) {
+                warning(itemPath, "'" + url + "' is listed twice (packets are forwarded once)");
+                continue;
+            }
+            out.push_back(std::move(url));
+        }
+    }
+
+    // `allowed`: the modes valid here, for the message.
+    template <typename Modes>
+    bool readMode(const Json& value, const std::string& path, const Modes& allowed, std::string_view notAllowedWhy,
+                  ProcessingMode& out)
+    {
+        std::string text;
+        if (!readString(value, path, text))
+            return false;
+        std::string names;
+        for (const ProcessingMode mode : allowed) {
+            names += (names.empty() ? "" : ", ") + std::string(toString(mode));
+            if (toString(mode) == text) {
+                out = mode;
+                return true;
+            }
+        }
+        const bool otherMode = std::any_of(kModes.begin(), kModes.end(),
+                                           [&](ProcessingMode mode) { return toString(mode) == text; });
+        if (otherMode)
+            error(path, shown(value) + " " + std::string(notAllowedWhy) + " (" + names + ")");
+        else
+            error(path, shown(value) + " is not a processing mode (" + names + ")");
+        return false;
+    }
+
+    void readUnknown(const Json& value, const std::string& path, StreamProfile& stream)
+    {
+        if (!expect(value, path, value.is_object(), "an object (settings for unknown packets)"))
+            return;
+        checkKeys(value, path, kUnknownKeys, "unknownPackets");
+        constexpr std::array<ProcessingMode, 2> kUnknownModes{ProcessingMode::PassThru, ProcessingMode::Discard};
+        if (const auto it = value.find("mode"); it != value.end())
+            (void)readMode(*it, member(path, "mode"), kUnknownModes,
+                           "cannot be used for unknown packets: they have no definition to decode", stream.unknownMode);
+        if (const auto it = value.find("record"); it != value.end())
+            readBool(*it, member(path, "record"), stream.recordUnknown);
+        if (const auto it = value.find("forward"); it != value.end())
+            readForward(*it, member(path, "forward"), stream.forwardUnknown);
+        if (stream.unknownMode == ProcessingMode::Discard) {
+            if (stream.recordUnknown)
+                warning(member(path, "record"), "has no effect: unknown packets are discarded");
+            if (!stream.forwardUnknown.empty())
+                warning(member(path, "forward"), "has no effect: unknown packets are discarded");
+        }
+    }
+
+    void readPackets(const Json& value, const std::string& path, std::vector<PacketSettings>& out)
+    {
+        if (!expect(value, path, value.is_array(), "an array of packet settings"))
+            return;
+        std::vector<std::size_t> indexOf; // the element index of each entry of `out`
+        for (std::size_t i = 0; i < value.size(); ++i) {
+            const std::string itemPath = element(path, i);
+            PacketSettings settings;
+            if (!readPacket(value[i], itemPath, settings))
+                continue;
+            const auto same = std::find_if(out.begin(), out.end(), [&](const PacketSettings& other) {
+                return other.apid == settings.apid && other.secondaryId == settings.secondaryId;
+            });
+            if (same != out.end()) {
+                std::string type = "APID " + std::to_string(settings.apid);
+                if (settings.secondaryId)
+                    type += " secondary id " + std::to_string(*settings.secondaryId);
+                error(itemPath, type + " is already set by " +
+                                    element(path, indexOf[static_cast<std::size_t>(same - out.begin())]));
+                continue;
+            }
+            out.push_back(std::move(settings));
+            indexOf.push_back(i);
+        }
+    }
+
+    // False when the entry has no valid APID (it cannot be keyed); other problems are reported and
+    // the entry is kept.
+    bool readPacket(const Json& value, const std::string& path, PacketSettings& settings)
+    {
+        if (!expect(value, path, value.is_object(), "an object (packet settings)"))
+            return false;
+        checkKeys(value, path, kPacketKeys, "a packet setting");
+        bool keyed = true;
+        const std::string apidPath = member(path, "apid");
+        if (const auto it = value.find("apid"); it == value.end()) {
+            error(apidPath, "missing (required: the packet type's APID, 0..2047)");
+            keyed = false;
+        } else {
+            std::uint64_t apid = 0;
+            keyed = readInteger(*it, apidPath, 0, kMaxApid, "an APID (a whole number, 0..2047)", apid);
+            settings.apid = static_cast<std::uint16_t>(apid);
+        }
+        if (const auto it = value.find("secondaryId"); it != value.end()) {
+            std::uint64_t id = 0;
+            if (it->is_number_unsigned()) // the whole 64-bit range, beyond what a double holds exactly
+                settings.secondaryId = it->get<std::uint64_t>();
+            else if (readInteger(*it, member(path, "secondaryId"), 0, std::numeric_limits<std::uint64_t>::max(),
+                                 "a secondary id (a whole number, 0..18446744073709551615)", id))
+                settings.secondaryId = id;
+            else
+                keyed = false;
+        }
+        constexpr std::array<ProcessingMode, 3> kPacketModes{
+            ProcessingMode::PassThru, ProcessingMode::ProcessOnDemand, ProcessingMode::ProcessEntirePacket};
+        if (const auto it = value.find("mode"); it != value.end())
+            (void)readMode(*it, member(path, "mode"), kPacketModes,
+                           "is only for unknownPackets; a defined packet type is processed or passed thru",
+                           settings.mode);
+        if (const auto it = value.find("record"); it != value.end())
+            readBool(*it, member(path, "record"), settings.record);
+        if (const auto it = value.find("forward"); it != value.end())
+            readForward(*it, member(path, "forward"), settings.forward);
+        return keyed;
+    }
+};
+
+// ---- Writing -----------------------------------------------------------------------------------
+
+OrderedJson forwardToJson(const std::vector<std::string>& forward)
+{
+    OrderedJson out = OrderedJson::array();
+    for (const auto& url : forward)
+        out.push_back(url);
+    return out;
+}
+
+OrderedJson streamToJson(const StreamProfile& stream)
+{
+    const StreamProfile defaults;
+    OrderedJson out = OrderedJson::object();
+    out["name"] = stream.name;
+    out["source"] = stream.source;
+    if (stream.transportHeaderBytes != defaults.transportHeaderBytes)
+        out["transportHeaderBytes"] = stream.transportHeaderBytes;
+    if (stream.enabled != defaults.enabled)
+        out["enabled"] = stream.enabled;
+    OrderedJson unknown = OrderedJson::object();
+    if (stream.unknownMode != defaults.unknownMode)
+        unknown["mode"] = toString(stream.unknownMode);
+    if (stream.recordUnknown != defaults.recordUnknown)
+        unknown["record"] = stream.recordUnknown;
+    if (!stream.forwardUnknown.empty())
+        unknown["forward"] = forwardToJson(stream.forwardUnknown);
+    if (!unknown.empty())
+        out["unknownPackets"] = std::move(unknown);
+    if (!stream.packets.empty()) {
+        const PacketSettings packetDefaults;
+        OrderedJson packets = OrderedJson::array();
+        for (const PacketSettings& settings : stream.packets) {
+            OrderedJson item = OrderedJson::object();
+            item["apid"] = settings.apid;
+            if (settings.secondaryId)
+                item["secondaryId"] = *settings.secondaryId;
+            if (settings.mode != packetDefaults.mode)
+                item["mode"] = toString(settings.mode);
+            if (settings.record != packetDefaults.record)
+                item["record"] = settings.record;
+            if (!settings.forward.empty())
+                item["forward"] = forwardToJson(settings.forward);
+            packets.push_back(std::move(item));
+        }
+        out["packets"] = std::move(packets);
+    }
+    return out;
+}
+
+Diagnostic fileError(const std::string& path, std::string_view message)
+{
+    return Diagnostic{Severity::Error, std::string(message), SourceLocation{path, 0, 0}};
+}
+
+std::string errnoText()
+{
+    return std::error_code(errno, std::generic_category()).message();
+}
+
+// `relative` made absolute against `base` (the profile's directory); absolute paths unchanged.
+std::string resolved(const fs::path& base, const std::string& relative)
+{
+    const fs::path path(relative);
+    if (path.is_absolute())
+        return relative;
+    std::error_code ec;
+    fs::path absolute = fs::absolute(base / path, ec);
+    if (ec)
+        absolute = base / path;
+    return absolute.lexically_normal().string();
+}
+
+} // namespace
+
+std::string_view toString(ProcessingMode mode) noexcept
+{
+    switch (mode) {
+    case ProcessingMode::PassThru:
+        return "passThru";
+    case ProcessingMode::ProcessOnDemand:
+        return "processOnDemand";
+    case ProcessingMode::ProcessEntirePacket:
+        return "processEntirePacket";
+    case ProcessingMode::Discard:
+        return "discard";
+    }
+    return "?";
+}
+
+ProfileLoad parseProfile(std::string_view json, std::string_view fileName)
+{
+    ProfileLoad load;
+    DomBuilder builder;
+    const bool parsed = Json::sax_parse(json.begin(), json.end(), &builder);
+    if (!parsed || builder.errorOffset) {
+        // The parser's position counts the characters read, the offending one included.
+        const std::size_t offset = builder.errorOffset.value_or(json.size());
+        const LineColumn at = lineColumnOf(json, offset > 0 ? offset - 1 : 0);
+        load.diagnostics.push_back(Diagnostic{
+            Severity::Error, builder.errorMessage.empty() ? std::string("syntax error") : builder.errorMessage,
+            SourceLocation{std::string(fileName), at.line, at.column}});
+        return load;
+    }
+    Reader reader{std::string(fileName)};
+    for (const std::string& path : builder.repeatedKeys)
+        reader.error(path, "duplicate key (each key may appear once in an object; the last one was used)");
+    reader.readProfile(builder.root, load.profile);
+    load.diagnostics = std::move(reader.diagnostics);
+    return load;
+}
+
+ProfileLoad loadProfileFile(const std::string& path)
+{
+    ProfileLoad load;
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+        load.diagnostics.push_back(fileError(path, "is a directory, not a station profile"));
+        return load;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        load.diagnostics.push_back(fileError(path, "cannot open the station profile: " + errnoText()));
+        return load;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) {
+        load.diagnostics.push_back(fileError(path, "cannot read the station profile: " + errnoText()));
+        return load;
+    }
+
+    load = parseProfile(text.str(), path);
+    // Relative paths are relative to the profile, not to the working directory of whoever loads it; made
+    // absolute so that the profile keeps meaning the same files when it is saved elsewhere.
+    const fs::path base = fs::path(path).parent_path();
+    StationProfile& profile = load.profile;
+    if (!profile.mdb.empty()) // "" is the training database, not a path
+        profile.mdb = resolved(base, profile.mdb);
+    profile.recordingDirectory = resolved(base, profile.recordingDirectory);
+    profile.logDirectory = resolved(base, profile.logDirectory);
+    for (StreamProfile& stream : profile.streams) {
+        auto endpoint = io::parseEndpoint(stream.source);
+        if (endpoint && endpoint->scheme == io::Scheme::File) {
+            endpoint->path = resolved(base, endpoint->path);
+            stream.source = endpoint->toString();
+        }
+    }
+    return load;
+}
+
+std::string profileToJson(const StationProfile& profile)
+{
+    const StationProfile defaults;
+    OrderedJson root = OrderedJson::object();
+    if (!profile.mdb.empty())
+        root["mdb"] = profile.mdb;
+    if (profile.recordingDirectory != defaults.recordingDirectory)
+        root["recordingDirectory"] = profile.recordingDirectory;
+    if (profile.logDirectory != defaults.logDirectory)
+        root["logDirectory"] = profile.logDirectory;
+    if (profile.logLevel != defaults.logLevel)
+        root["logLevel"] = profile.logLevel;
+
+    OrderedJson queues = OrderedJson::object();
+    for (std::size_t i = 0; i < kQueueMembers.size(); ++i) {
+        if (profile.queues.*kQueueMembers[i] != defaults.queues.*kQueueMembers[i])
+            queues[std::string(kQueueKeys[i])] = profile.queues.*kQueueMembers[i];
+    }
+    if (profile.queues.maxRecordFileSize != defaults.queues.maxRecordFileSize)
+        queues["maxRecordFileSize"] = profile.queues.maxRecordFileSize;
+    if (!queues.empty())
+        root["queues"] = std::move(queues);
+
+    OrderedJson streams = OrderedJson::array();
+    for (const StreamProfile& stream : profile.streams)
+        streams.push_back(streamToJson(stream));
+    root["streams"] = std::move(streams);
+    return root.dump(2) + '\n';
+}
+
+Status saveProfileFile(const StationProfile& profile, const std::string& path)
+{
+    // Written beside the target and renamed over it: a failed write leaves the old profile intact.
+    const std::string temporary = path + ".tmp";
+    const auto failed = [&](const std::string& reason) -> Status {
+        std::error_code ignored;
+        fs::remove(temporary, ignored);
+        return Error{"cannot write the station profile: " + reason, SourceLocation{path, 0, 0}};
+    };
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        if (!out)
+            return failed(errnoText());
+        out << profileToJson(profile);
+        out.flush();
+        if (!out)
+            return failed(errnoText());
+    }
+    std::error_code ec;
+    fs::rename(temporary, path, ec);
+    if (ec)
+        return failed(ec.message());
+    return {};
+}
+
+} // namespace telestation::config

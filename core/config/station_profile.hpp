@@ -1,0 +1,93 @@
+// The station profile (JSON): everything a station needs to run — the mission database, the streams
+// with their sources and per-packet-type settings, queue sizes, recording and logging. Loaded,
+// validated (every error with its JSON path; unknown keys are errors) and saved. See
+// docs/station-profile.md for the format and the defaults.
+#pragma once
+
+#include "core/common/diagnostic.hpp"
+#include "core/common/result.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace telestation::config {
+
+// TReK's processing modes.
+enum class ProcessingMode : std::uint8_t {
+    PassThru,            // not decoded; the whole packet goes to consumers
+    ProcessOnDemand,     // the newest packet is kept; decoded when a display or consumer asks
+    ProcessEntirePacket, // every parameter of every packet decoded on arrival
+    Discard,             // only for unknown packets: dropped (counted)
+};
+
+// What happens to packets of one type (APID [+ secondary id]) of a stream.
+struct PacketSettings {
+    std::uint16_t apid = 0;
+    std::optional<std::uint64_t> secondaryId; // when packet types share the APID
+    ProcessingMode mode = ProcessingMode::ProcessEntirePacket;
+    bool record = false;
+    std::vector<std::string> forward;         // destination URLs: udp://, tcp://, tcp-listen://
+    friend bool operator==(const PacketSettings&, const PacketSettings&) = default;
+};
+
+struct StreamProfile {
+    std::string name;                         // unique; letters, digits, '-', '_'
+    std::string source;                       // udp://, udp://GROUP?iface=, tcp://, tcp-listen://, file://
+    std::uint32_t transportHeaderBytes = 0;   // kept with the packet, skipped for decoding
+    bool enabled = true;
+    // Packets with no definition (and defined packets without an entry in `packets`, which take the
+    // defaults of PacketSettings: process entire packet, no recording, no forwarding).
+    ProcessingMode unknownMode = ProcessingMode::PassThru; // PassThru or Discard
+    bool recordUnknown = false;
+    std::vector<std::string> forwardUnknown;
+    std::vector<PacketSettings> packets;      // at most one entry per (apid, secondaryId)
+    friend bool operator==(const StreamProfile&, const StreamProfile&) = default;
+};
+
+// Queue options under TReK's names (TReK Release 1 defaults in the comments; those values are
+// accepted too). Sizes in packets except maxRecordFileSize (bytes).
+struct QueueOptions {
+    std::uint32_t networkPacketQueueSize = 8192;             // TReK 100
+    std::uint32_t networkPacketQueueWarningThreshold = 6144; // TReK 50; must be <= the size
+    std::uint32_t processPacketQueueSize = 4096;             // TReK 20
+    std::uint32_t recordPacketQueueSize = 8192;              // TReK 20
+    std::uint32_t forwardPacketQueueSize = 8192;             // TReK 20
+    std::uint32_t processedParameterQueueSize = 1024;        // TReK 5
+    std::uint64_t maxRecordFileSize = 1ull << 30;            // TReK 10,485,760; 64 KiB .. 1 TiB
+    friend bool operator==(const QueueOptions&, const QueueOptions&) = default;
+};
+
+struct StationProfile {
+    std::string mdb;                   // mission database (.mdb); relative paths are relative to the profile
+    std::string recordingDirectory = "recordings";
+    std::string logDirectory = "logs";
+    std::string logLevel = "info";     // trace, debug, info, warning, error
+    QueueOptions queues;
+    std::vector<StreamProfile> streams;
+    friend bool operator==(const StationProfile&, const StationProfile&) = default;
+};
+
+// Parses and validates. Every problem is reported (not just the first), each as a Diagnostic whose
+// message starts with its JSON path ("$.streams[1].packets[0].mode: 'fast' is not a processing mode
+// (passThru, processOnDemand, processEntirePacket)"); JSON syntax errors carry line and column.
+// The profile is usable only when there is no error (warnings: e.g. a forward list on a discarded type).
+struct ProfileLoad {
+    StationProfile profile;
+    Diagnostics diagnostics;
+    [[nodiscard]] bool ok() const { return !hasErrors(diagnostics); }
+};
+[[nodiscard]] ProfileLoad parseProfile(std::string_view json, std::string_view fileName = "<string>");
+// Reads a file; relative paths in it (mdb, recordingDirectory, logDirectory, file:// sources) are made
+// absolute against the profile's directory.
+[[nodiscard]] ProfileLoad loadProfileFile(const std::string& path);
+// Canonical JSON (stable key order, defaults omitted) that parseProfile reads back equal.
+[[nodiscard]] std::string profileToJson(const StationProfile& profile);
+// Writes atomically (temporary file + rename).
+[[nodiscard]] Status saveProfileFile(const StationProfile& profile, const std::string& path);
+
+[[nodiscard]] std::string_view toString(ProcessingMode mode) noexcept; // "passThru", ...
+
+} // namespace telestation::config
