@@ -1,0 +1,235 @@
+// The per-stream recorder: one open segment at a time, rollover at the size limit, the catalog
+// touched only when a segment opens or closes. Its per-record path is SegmentWriter::append plus a
+// counter increment in a preallocated per-APID array.
+#include "core/record/recording_catalog.hpp"
+
+#include "core/record/record_detail.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+
+namespace telestation::record {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kApidSlots = 65536; // RecordMeta::apid is 16 bits wide
+
+std::int64_t nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// <stream>-<UTC yyyymmddThhmmss>-<sequence>.tsrec
+std::string segmentFileName(const std::string& stream, std::int64_t createdNs, std::uint64_t sequence)
+{
+    const std::time_t seconds = static_cast<std::time_t>(createdNs / 1'000'000'000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &utc);
+    return stream + "-" + stamp + "-" + std::to_string(sequence) + ".tsrec";
+}
+
+bool validStreamName(const std::string& name)
+{
+    if (name.empty() || name.size() > detail::kStreamNameSize)
+        return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    });
+}
+
+} // namespace
+
+struct StreamRecorder::Impl {
+    RecordingCatalog* catalog = nullptr;
+    std::string stream;
+    std::uint16_t streamId = 0;
+    std::uint64_t maxFileSize = 0;
+    std::uint64_t nextSequence = 1;
+
+    std::unique_ptr<SegmentWriter> writer;
+    SegmentInfo info; // the open segment's catalog entry
+    std::unique_ptr<std::array<std::uint64_t, kApidSlots>> apidCounts = std::make_unique<std::array<std::uint64_t, kApidSlots>>();
+
+    bool failed = false;
+    bool closed = false;
+    std::string error;
+    std::uint64_t rollovers = 0;
+    std::uint64_t packets = 0;
+    std::uint64_t bytes = 0;
+
+    Status openSegment()
+    {
+        const std::int64_t created = nowNs();
+        SegmentInfo next;
+        next.streamName = stream;
+        next.sequence = nextSequence;
+        next.file = segmentFileName(stream, created, next.sequence);
+        const std::string path = (fs::path(catalog->directory()) / next.file).string();
+        auto w = SegmentWriter::create(path, SegmentHeader{kFormatVersion, created, next.sequence, stream});
+        if (!w)
+            return w.error();
+        next.bytes = (*w)->bytesWritten();
+        auto id = catalog->addSegment(next);
+        if (!id) {
+            (void)(*w)->close();
+            std::error_code ec;
+            fs::remove(path, ec);
+            return id.error();
+        }
+        next.id = *id;
+        ++nextSequence;
+        writer = std::move(*w);
+        info = std::move(next);
+        apidCounts->fill(0);
+        return {};
+    }
+
+    // Closes the open segment and records it in the catalog as closed. After a write failure the
+    // counts come from reading the file back: exactly what reached the disk intact.
+    Status closeSegment()
+    {
+        if (!writer)
+            return {};
+        const bool ok = writer->close();
+        if (ok) {
+            info.packets = writer->records();
+            info.bytes = writer->bytesWritten();
+            info.firstTimeNs = writer->firstTimeNs().value_or(0);
+            info.lastTimeNs = writer->lastTimeNs().value_or(0);
+            info.apidPackets.clear();
+            for (std::size_t apid = 0; apid < kApidSlots; ++apid)
+                if ((*apidCounts)[apid] != 0)
+                    info.apidPackets[static_cast<std::uint16_t>(apid)] = (*apidCounts)[apid];
+            info.problem.clear();
+        } else {
+            info.problem = "recording stopped: " + writer->error();
+            auto summary = detail::summarizeSegment(writer->path());
+            if (summary) {
+                info.packets = summary->scan.records;
+                info.bytes = summary->fileSize;
+                info.firstTimeNs = summary->firstTimeNs;
+                info.lastTimeNs = summary->lastTimeNs;
+                info.apidPackets = summary->apidPackets;
+                if (summary->scan.end != SegmentEnd::Clean)
+                    info.problem += "; " + summary->scan.problem;
+            } else {
+                info.problem += "; " + summary.error().toString();
+            }
+        }
+        info.state = SegmentState::Closed; // what was written is intact either way
+        const std::string writerError = ok ? std::string() : writer->error();
+        writer.reset();
+        if (auto st = catalog->updateSegment(info); !st)
+            return st;
+        if (!ok)
+            return Error{writerError, {}};
+        return {};
+    }
+
+    // Stops for good: logs once, closes the segment as far as it was written.
+    void fail(std::string why)
+    {
+        failed = true;
+        error = std::move(why);
+        spdlog::error("recording of stream {} stopped: {}", stream, error);
+        if (auto st = closeSegment(); !st && st.error().message != error)
+            spdlog::error("recording of stream {}: {}", stream, st.error().toString());
+    }
+};
+
+StreamRecorder::StreamRecorder(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+
+StreamRecorder::~StreamRecorder()
+{
+    if (m_impl && !m_impl->closed)
+        (void)close();
+}
+
+Result<std::unique_ptr<StreamRecorder>> StreamRecorder::create(RecordingCatalog& catalog, std::string streamName,
+                                                               std::uint16_t streamId, std::uint64_t maxFileSize)
+{
+    if (!validStreamName(streamName))
+        return Error{"invalid stream name '" + streamName + "' (1 to 32 of A-Z a-z 0-9 _ . -)", {}};
+    if (maxFileSize < kFileHeaderSize + kRecordOverhead)
+        return Error{"maximum segment size " + std::to_string(maxFileSize) + " is too small", {}};
+    auto impl = std::make_unique<Impl>();
+    impl->catalog = &catalog;
+    impl->stream = std::move(streamName);
+    impl->streamId = streamId;
+    impl->maxFileSize = maxFileSize;
+    for (const auto& segment : catalog.segments())
+        if (segment.streamName == impl->stream)
+            impl->nextSequence = std::max(impl->nextSequence, segment.sequence + 1);
+    if (auto st = impl->openSegment(); !st)
+        return st.error();
+    return std::unique_ptr<StreamRecorder>(new StreamRecorder(std::move(impl)));
+}
+
+bool StreamRecorder::record(const RecordMeta& meta, std::span<const std::uint8_t> packet) noexcept
+{
+    Impl& d = *m_impl;
+    if (d.failed || d.closed)
+        return false;
+    if (packet.size() > detail::kMaxPayload)
+        return false; // refused, as the writer would; not a reason to stop recording
+    try {
+        const std::uint64_t size = kRecordOverhead + packet.size();
+        if (d.writer->records() > 0 && d.writer->bytesWritten() + size > d.maxFileSize) {
+            // Rollover: allocates (file name, catalog), but once per segment, not per record.
+            if (auto st = d.closeSegment(); !st) {
+                d.fail(st.error().toString());
+                return false;
+            }
+            if (auto st = d.openSegment(); !st) {
+                d.fail(st.error().toString());
+                return false;
+            }
+            ++d.rollovers;
+        }
+        if (!d.writer->append(meta, packet)) {
+            d.fail(d.writer->error());
+            return false;
+        }
+    } catch (const std::exception& e) { // out of memory on rollover
+        d.failed = true;
+        d.error = e.what();
+        return false;
+    }
+    ++(*d.apidCounts)[meta.apid];
+    ++d.packets;
+    d.bytes += packet.size();
+    return true;
+}
+
+Status StreamRecorder::close()
+{
+    Impl& d = *m_impl;
+    if (d.closed)
+        return d.failed ? Status(Error{d.error, {}}) : Status();
+    d.closed = true;
+    if (d.failed)
+        return Error{d.error, {}};
+    if (auto st = d.closeSegment(); !st) {
+        d.failed = true;
+        d.error = st.error().toString();
+        spdlog::error("recording of stream {}: {}", d.stream, d.error);
+        return st;
+    }
+    return {};
+}
+
+bool StreamRecorder::failed() const noexcept { return m_impl->failed; }
+const std::string& StreamRecorder::error() const noexcept { return m_impl->error; }
+std::uint64_t StreamRecorder::rollovers() const noexcept { return m_impl->rollovers; }
+std::uint64_t StreamRecorder::recordedPackets() const noexcept { return m_impl->packets; }
+std::uint64_t StreamRecorder::recordedBytes() const noexcept { return m_impl->bytes; }
+
+} // namespace telestation::record
