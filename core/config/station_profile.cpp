@@ -1,12 +1,12 @@
 #include "core/config/station_profile.hpp"
 
 #include "core/io/endpoint.hpp"
+#include "core/json/json_reading.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
@@ -55,193 +55,21 @@ constexpr std::array<std::uint32_t QueueOptions::*, 6> kQueueMembers{
 constexpr std::array<ProcessingMode, 4> kModes{ProcessingMode::PassThru, ProcessingMode::ProcessOnDemand,
                                                ProcessingMode::ProcessEntirePacket, ProcessingMode::Discard};
 
-// ---- JSON paths --------------------------------------------------------------------------------
+// ---- Shared JSON reading (core/json) -----------------------------------------------------------
 
-bool isPlainKey(std::string_view key) noexcept
-{
-    if (key.empty() || (key.front() >= '0' && key.front() <= '9'))
-        return false;
-    return std::all_of(key.begin(), key.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-    });
-}
-
-// Keys that are not identifiers are written in brackets, JSON-quoted: $["log level"].
-std::string member(const std::string& path, std::string_view key)
-{
-    if (isPlainKey(key))
-        return path + '.' + std::string(key);
-    return path + '[' + Json(std::string(key)).dump() + ']';
-}
-
-std::string element(const std::string& path, std::size_t index)
-{
-    return path + '[' + std::to_string(index) + ']';
-}
-
-template <typename Names>
-std::string joined(const Names& names)
-{
-    std::string out;
-    for (const auto& name : names) {
-        if (!out.empty())
-            out += ", ";
-        out += name;
-    }
-    return out;
-}
-
-// ---- Text to DOM -------------------------------------------------------------------------------
-
-// nlohmann::json's own parser keeps the last of two equal keys silently and gives no byte offset for
-// some errors; this SAX handler reports repeated keys (by path) and remembers where parsing failed.
-class DomBuilder final : public nlohmann::json_sax<Json> {
-public:
-    Json root;
-    std::vector<std::string> repeatedKeys; // JSON paths
-    std::optional<std::size_t> errorOffset;
-    std::string errorMessage;
-
-    bool null() override { return put(Json(nullptr)); }
-    bool boolean(bool val) override { return put(Json(val)); }
-    bool number_integer(number_integer_t val) override { return put(Json(val)); }
-    bool number_unsigned(number_unsigned_t val) override { return put(Json(val)); }
-    bool number_float(number_float_t val, const string_t& /*text*/) override { return put(Json(val)); }
-    bool string(string_t& val) override { return put(Json(std::move(val))); }
-    bool binary(binary_t& val) override { return put(Json::binary(std::move(val))); }
-    bool start_object(std::size_t /*elements*/) override { return open(Json::object()); }
-    bool start_array(std::size_t /*elements*/) override { return open(Json::array()); }
-    bool end_object() override { return close(); }
-    bool end_array() override { return close(); }
-
-    bool key(string_t& val) override
-    {
-        Level& level = m_stack.back();
-        if (level.node->contains(val))
-            repeatedKeys.push_back(member(level.path, val));
-        level.key = std::move(val);
-        return true;
-    }
-
-    bool parse_error(std::size_t position, const std::string& /*lastToken*/, const Json::exception& ex) override
-    {
-        errorOffset = position;
-        std::string_view what = ex.what();
-        // "[json.exception.parse_error.101] parse error at line 1, column 4: syntax error ..." -> the
-        // part after the location, which we give ourselves.
-        if (const auto bracket = what.find("] "); what.starts_with("[json.exception.") && bracket != what.npos)
-            what.remove_prefix(bracket + 2);
-        if (what.starts_with("parse error")) {
-            if (const auto colon = what.find(": "); colon != what.npos)
-                what.remove_prefix(colon + 2);
-        }
-        errorMessage = std::string(what);
-        return false;
-    }
-
-private:
-    struct Level {
-        Json* node;       // parents are not changed while a child is open, so this stays valid
-        std::string path; // JSON path of node
-        std::string key;  // objects: the key of the value being read
-    };
-    std::vector<Level> m_stack;
-
-    Json* insert(Json value, std::string& path)
-    {
-        if (m_stack.empty()) {
-            root = std::move(value);
-            path = "$";
-            return &root;
-        }
-        Level& level = m_stack.back();
-        if (level.node->is_array()) {
-            path = element(level.path, level.node->size());
-            level.node->push_back(std::move(value));
-            return &level.node->back();
-        }
-        path = member(level.path, level.key);
-        Json& slot = (*level.node)[level.key];
-        slot = std::move(value);
-        return &slot;
-    }
-
-    bool put(Json value)
-    {
-        std::string ignored;
-        insert(std::move(value), ignored);
-        return true;
-    }
-
-    bool open(Json container)
-    {
-        std::string path;
-        Json* node = insert(std::move(container), path);
-        m_stack.push_back(Level{node, std::move(path), {}});
-        return true;
-    }
-
-    bool close()
-    {
-        m_stack.pop_back();
-        return true;
-    }
-};
-
-struct LineColumn {
-    int line = 1;
-    int column = 1;
-};
-
-// 1-based line and column of byte `offset`; columns count characters (UTF-8 continuation bytes skipped).
-LineColumn lineColumnOf(std::string_view text, std::size_t offset)
-{
-    LineColumn at;
-    offset = std::min(offset, text.size());
-    for (std::size_t i = 0; i < offset; ++i) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte == '\n') {
-            ++at.line;
-            at.column = 1;
-        } else if ((byte & 0xC0U) != 0x80U) {
-            ++at.column;
-        }
-    }
-    return at;
-}
-
-// ---- Reading the DOM, collecting every problem --------------------------------------------------
-
-std::string describe(const Json& value)
-{
-    switch (value.type()) {
-    case Json::value_t::object:
-        return "an object";
-    case Json::value_t::array:
-        return "an array";
-    case Json::value_t::string:
-        return "a string";
-    case Json::value_t::boolean:
-        return "a boolean";
-    case Json::value_t::null:
-        return "null";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-    case Json::value_t::number_float:
-        return "a number";
-    default:
-        return "a value";
-    }
-}
+using json::element;
+using json::errnoText;
+using json::joined;
+using json::member;
+using json::parseDocument; // parseProfile's parameter `json` hides the namespace there
 
 // A value as written, for messages: strings in single quotes, others as JSON; long ones shortened.
 std::string shown(const Json& value)
 {
-    std::string text = value.is_string() ? "'" + value.get<std::string>() + "'" : value.dump();
-    if (text.size() > 48)
-        text = text.substr(0, 45) + "...";
-    return text;
+    return json::shown(value, 48, json::StringStyle::SingleQuoted);
 }
+
+// ---- Reading the DOM, collecting every problem --------------------------------------------------
 
 bool isWellFormedName(std::string_view name) noexcept
 {
@@ -307,7 +135,7 @@ private:
     bool expect(const Json& value, const std::string& path, bool ok, std::string_view expected)
     {
         if (!ok)
-            error(path, "expected " + std::string(expected) + ", got " + describe(value));
+            error(path, "expected " + std::string(expected) + ", got " + json::describe(value));
         return ok;
     }
 
@@ -679,11 +507,6 @@ Diagnostic fileError(const std::string& path, std::string_view message)
     return Diagnostic{Severity::Error, std::string(message), SourceLocation{path, 0, 0}};
 }
 
-std::string errnoText()
-{
-    return std::error_code(errno, std::generic_category()).message();
-}
-
 // `relative` made absolute against `base` (the profile's directory); absolute paths unchanged.
 std::string resolved(const fs::path& base, const std::string& relative)
 {
@@ -717,21 +540,17 @@ std::string_view toString(ProcessingMode mode) noexcept
 ProfileLoad parseProfile(std::string_view json, std::string_view fileName)
 {
     ProfileLoad load;
-    DomBuilder builder;
-    const bool parsed = Json::sax_parse(json.begin(), json.end(), &builder);
-    if (!parsed || builder.errorOffset) {
-        // The parser's position counts the characters read, the offending one included.
-        const std::size_t offset = builder.errorOffset.value_or(json.size());
-        const LineColumn at = lineColumnOf(json, offset > 0 ? offset - 1 : 0);
-        load.diagnostics.push_back(Diagnostic{
-            Severity::Error, builder.errorMessage.empty() ? std::string("syntax error") : builder.errorMessage,
-            SourceLocation{std::string(fileName), at.line, at.column}});
+    const auto document = parseDocument(json);
+    if (document.syntaxError) {
+        const auto& syntax = *document.syntaxError;
+        load.diagnostics.push_back(Diagnostic{Severity::Error, syntax.message,
+                                              SourceLocation{std::string(fileName), syntax.at.line, syntax.at.column}});
         return load;
     }
     Reader reader{std::string(fileName)};
-    for (const std::string& path : builder.repeatedKeys)
+    for (const std::string& path : document.repeatedKeys)
         reader.error(path, "duplicate key (each key may appear once in an object; the last one was used)");
-    reader.readProfile(builder.root, load.profile);
+    reader.readProfile(document.root, load.profile);
     load.diagnostics = std::move(reader.diagnostics);
     return load;
 }
@@ -808,26 +627,7 @@ std::string profileToJson(const StationProfile& profile)
 Status saveProfileFile(const StationProfile& profile, const std::string& path)
 {
     // Written beside the target and renamed over it: a failed write leaves the old profile intact.
-    const std::string temporary = path + ".tmp";
-    const auto failed = [&](const std::string& reason) -> Status {
-        std::error_code ignored;
-        fs::remove(temporary, ignored);
-        return Error{"cannot write the station profile: " + reason, SourceLocation{path, 0, 0}};
-    };
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return failed(errnoText());
-        out << profileToJson(profile);
-        out.flush();
-        if (!out)
-            return failed(errnoText());
-    }
-    std::error_code ec;
-    fs::rename(temporary, path, ec);
-    if (ec)
-        return failed(ec.message());
-    return {};
+    return json::writeFileReplacing(path, profileToJson(profile), "cannot write the station profile: ");
 }
 
 } // namespace telestation::config

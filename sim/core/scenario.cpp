@@ -1,12 +1,12 @@
 #include "sim/core/scenario.hpp"
 
 #include "core/io/endpoint.hpp"
+#include "core/json/json_reading.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
@@ -26,154 +26,19 @@ namespace {
 using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
-// ---- JSON paths --------------------------------------------------------------------------------
+// ---- Shared JSON reading (core/json) -----------------------------------------------------------
 
-bool isIdentifier(std::string_view text) noexcept
+using json::describe;
+using json::element;
+using json::isIdentifier;
+using json::member;
+using json::parseDocument; // parseScenario's parameter `json` hides the namespace there
+
+// The value as written (strings JSON-quoted), shortened, for messages.
+std::string shown(const Json& value)
 {
-    if (text.empty())
-        return false;
-    const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
-    if (!letter(text.front()))
-        return false;
-    return std::all_of(text.begin(), text.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+    return json::shown(value, 40, json::StringStyle::JsonQuoted);
 }
-
-// "$.streams" + "rate" -> "$.streams.rate"; keys that are not identifiers in brackets: generators["A.B"].
-std::string member(const std::string& path, std::string_view key)
-{
-    if (isIdentifier(key))
-        return path + '.' + std::string(key);
-    return path + '[' + Json(std::string(key)).dump() + ']';
-}
-
-std::string element(const std::string& path, std::size_t index)
-{
-    return path + '[' + std::to_string(index) + ']';
-}
-
-// ---- From text to a DOM: positions for syntax errors, no duplicate keys -------------------------
-
-struct LineColumn {
-    int line = 1;
-    int column = 1;
-};
-
-// The line and column (1-based, counting characters, not UTF-8 continuation bytes) of byte `offset`.
-LineColumn lineColumnAt(std::string_view text, std::size_t offset)
-{
-    LineColumn at;
-    offset = std::min(offset, text.size());
-    for (std::size_t i = 0; i < offset; ++i) {
-        const auto byte = static_cast<unsigned char>(text[i]);
-        if (byte == '\n') {
-            ++at.line;
-            at.column = 1;
-        } else if ((byte & 0xC0U) != 0x80U) {
-            ++at.column;
-        }
-    }
-    return at;
-}
-
-// nlohmann's messages start with "[json.exception.parse_error.101] parse error at line 3, column 5: ";
-// the location is ours to give, so keep only what follows.
-std::string plainMessage(std::string_view what)
-{
-    if (const std::size_t bracket = what.find("] "); what.starts_with("[json.exception.") && bracket != what.npos)
-        what.remove_prefix(bracket + 2);
-    if (what.starts_with("parse error")) {
-        if (const std::size_t colon = what.find(": "); colon != what.npos)
-            what.remove_prefix(colon + 2);
-    }
-    return std::string(what);
-}
-
-// Builds the DOM like nlohmann's own parser, but keeps the byte position of a syntax error (its
-// parser throws a number overflow without one) and rejects a key given twice in one object, which
-// nlohmann would silently resolve by keeping one of the values.
-class DomBuilder final : public nlohmann::json_sax<Json> {
-public:
-    Json root;
-    std::optional<std::string> duplicateKeyPath;
-    std::optional<std::size_t> errorPosition;
-    std::string errorMessage;
-
-    bool null() override { return add(Json(nullptr)) != nullptr; }
-    bool boolean(bool val) override { return add(Json(val)) != nullptr; }
-    bool number_integer(number_integer_t val) override { return add(Json(val)) != nullptr; }
-    bool number_unsigned(number_unsigned_t val) override { return add(Json(val)) != nullptr; }
-    bool number_float(number_float_t val, const string_t& /*text*/) override { return add(Json(val)) != nullptr; }
-    bool string(string_t& val) override { return add(Json(std::move(val))) != nullptr; }
-    bool binary(binary_t& val) override { return add(Json::binary(std::move(val))) != nullptr; }
-    bool start_object(std::size_t /*elements*/) override { return open(Json::object()); }
-    bool start_array(std::size_t /*elements*/) override { return open(Json::array()); }
-    bool end_object() override { return close(); }
-    bool end_array() override { return close(); }
-
-    bool key(string_t& val) override
-    {
-        Frame& frame = m_open.back();
-        if (frame.container->contains(val)) {
-            duplicateKeyPath = member(pathOfInnermost(), val);
-            return false;
-        }
-        frame.key = std::move(val);
-        return true;
-    }
-
-    bool parse_error(std::size_t position, const std::string& /*lastToken*/, const Json::exception& ex) override
-    {
-        errorPosition = position;
-        errorMessage = plainMessage(ex.what());
-        return false;
-    }
-
-private:
-    struct Frame {
-        Json* container; // stable: a parent is not modified while one of its children is open
-        std::string key; // objects: the key of the value being read
-    };
-    std::vector<Frame> m_open;
-
-    Json* add(Json value)
-    {
-        if (m_open.empty()) {
-            root = std::move(value);
-            return &root;
-        }
-        Frame& frame = m_open.back();
-        if (frame.container->is_array()) {
-            frame.container->push_back(std::move(value));
-            return &frame.container->back();
-        }
-        Json& slot = (*frame.container)[frame.key];
-        slot = std::move(value);
-        return &slot;
-    }
-
-    bool open(Json container)
-    {
-        Json* added = add(std::move(container));
-        m_open.push_back(Frame{added, {}});
-        return true;
-    }
-
-    bool close()
-    {
-        m_open.pop_back();
-        return true;
-    }
-
-    std::string pathOfInnermost() const
-    {
-        std::string path = "$";
-        for (std::size_t i = 0; i + 1 < m_open.size(); ++i) {
-            const Frame& frame = m_open[i];
-            path = frame.container->is_array() ? element(path, frame.container->size() - 1) : member(path, frame.key);
-        }
-        return path;
-    }
-};
 
 // ---- Generator kinds and the fields each takes ---------------------------------------------------
 
@@ -244,18 +109,6 @@ NumberMember numberField(std::string_view name)
     return nullptr;
 }
 
-template <typename Names>
-std::string joinNames(const Names& names)
-{
-    std::string out;
-    for (const auto& name : names) {
-        if (!out.empty())
-            out += ", ";
-        out += name;
-    }
-    return out;
-}
-
 std::string kindNames()
 {
     std::string out;
@@ -301,37 +154,6 @@ constexpr std::uint64_t kMaxUnsigned = std::numeric_limits<std::uint64_t>::max()
 constexpr std::uint64_t kMaxStateIndex = 4294967295; // far more states than any enumeration lists
 constexpr std::string_view kSeedRange = "a seed (a whole number, 0..18446744073709551615)";
 
-std::string describe(const Json& value)
-{
-    switch (value.type()) {
-    case Json::value_t::object:
-        return "an object";
-    case Json::value_t::array:
-        return "an array";
-    case Json::value_t::string:
-        return "a string";
-    case Json::value_t::boolean:
-        return "a boolean";
-    case Json::value_t::null:
-        return "null";
-    case Json::value_t::number_integer:
-    case Json::value_t::number_unsigned:
-    case Json::value_t::number_float:
-        return "a number";
-    default:
-        return "a value";
-    }
-}
-
-// The value as written, shortened, for messages.
-std::string shown(const Json& value)
-{
-    std::string text = value.dump();
-    if (text.size() > 40)
-        text = text.substr(0, 37) + "...";
-    return text;
-}
-
 class Reader {
 public:
     explicit Reader(std::string file) : m_file(std::move(file)) {}
@@ -356,7 +178,8 @@ public:
         for (const auto& [key, value] : object.items()) {
             (void)value;
             if (std::find(std::begin(allowed), std::end(allowed), key) == std::end(allowed))
-                return error(member(path, key), "unknown key; " + std::string(owner) + " takes " + joinNames(allowed));
+                return error(member(path, key),
+                             "unknown key; " + std::string(owner) + " takes " + json::joined(allowed));
         }
         return {};
     }
@@ -851,20 +674,17 @@ Error fileError(const std::string& path, std::string_view message)
 
 Result<Scenario> parseScenario(std::string_view json, std::string_view fileName)
 {
-    DomBuilder builder;
-    const bool parsed = Json::sax_parse(json.begin(), json.end(), &builder);
-    if (builder.duplicateKeyPath) {
-        return Error{*builder.duplicateKeyPath + ": duplicate key (each key may appear once in an object)",
+    const auto document = parseDocument(json);
+    // The first repeated key is reported even when a syntax error follows it.
+    if (!document.repeatedKeys.empty()) {
+        return Error{document.repeatedKeys.front() + ": duplicate key (each key may appear once in an object)",
                      SourceLocation{std::string(fileName), 0, 0}};
     }
-    if (!parsed || builder.errorPosition) {
-        // nlohmann's position counts the characters read, the offending one included.
-        const std::size_t position = builder.errorPosition.value_or(json.size());
-        const LineColumn at = lineColumnAt(json, position > 0 ? position - 1 : 0);
-        return Error{builder.errorMessage.empty() ? std::string("syntax error") : builder.errorMessage,
-                     SourceLocation{std::string(fileName), at.line, at.column}};
+    if (document.syntaxError) {
+        const auto& syntax = *document.syntaxError;
+        return Error{syntax.message, SourceLocation{std::string(fileName), syntax.at.line, syntax.at.column}};
     }
-    return Reader(std::string(fileName)).readScenario(builder.root);
+    return Reader(std::string(fileName)).readScenario(document.root);
 }
 
 Result<Scenario> loadScenarioFile(const std::string& path)
@@ -875,11 +695,11 @@ Result<Scenario> loadScenarioFile(const std::string& path)
         return fileError(path, "is a directory, not a scenario file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return fileError(path, "cannot open: " + std::error_code(errno, std::generic_category()).message());
+        return fileError(path, "cannot open: " + json::errnoText());
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad())
-        return fileError(path, "cannot read: " + std::error_code(errno, std::generic_category()).message());
+        return fileError(path, "cannot read: " + json::errnoText());
 
     auto scenario = parseScenario(text.str(), path);
     if (!scenario)
@@ -908,28 +728,7 @@ std::string scenarioToJson(const Scenario& scenario)
 Status saveScenarioFile(const Scenario& scenario, const std::string& path)
 {
     // Written next to the target and renamed over it, so that a failed write leaves the old file.
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return fileError(path, "cannot write: " + std::error_code(errno, std::generic_category()).message());
-        out << scenarioToJson(scenario);
-        out.flush();
-        if (!out) {
-            const std::string reason = std::error_code(errno, std::generic_category()).message();
-            std::error_code ignored;
-            std::filesystem::remove(temporary, ignored);
-            return fileError(path, "cannot write: " + reason);
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        return fileError(path, "cannot write: " + ec.message());
-    }
-    return {};
+    return json::writeFileReplacing(path, scenarioToJson(scenario), "cannot write: ");
 }
 
 } // namespace telestation::sim
