@@ -25,17 +25,17 @@ std::string_view limitStateName(LimitState state) noexcept
     return "?";
 }
 
-namespace {
-
-std::int64_t epochUnixSeconds(mdb::TimeEpoch epoch)
+ccsds::CucFormat cucFormat(const mdb::CucLayout& layout) noexcept
 {
-    switch (epoch) {
-    case mdb::TimeEpoch::Tai1958: return ccsds::kTai1958UnixSeconds;
-    case mdb::TimeEpoch::Gps1980: return ccsds::kGps1980UnixSeconds;
-    case mdb::TimeEpoch::Unix1970: return 0;
-    }
-    return 0;
+    std::int64_t epoch = 0; // Unix1970
+    if (layout.epoch == mdb::TimeEpoch::Tai1958)
+        epoch = ccsds::kTai1958UnixSeconds;
+    else if (layout.epoch == mdb::TimeEpoch::Gps1980)
+        epoch = ccsds::kGps1980UnixSeconds;
+    return ccsds::CucFormat{layout.coarseBytes, layout.fineBytes, layout.hasPField, epoch};
 }
+
+namespace {
 
 Error planError(const mdb::PacketDef& packet, const mdb::ParameterDef& parameter, const std::string& what)
 {
@@ -145,10 +145,8 @@ Result<DecodePlan> DecodePlan::compile(const mdb::PacketDef& packet)
         plan.m_bytesLength.push_back(bytesLength);
     }
 
-    if (packet.secondaryHeader) {
-        const auto& h = *packet.secondaryHeader;
-        plan.m_time = ccsds::CucFormat{h.coarseBytes, h.fineBytes, h.hasPField, epochUnixSeconds(h.epoch)};
-    }
+    if (packet.secondaryHeader)
+        plan.m_time = cucFormat(*packet.secondaryHeader);
     return plan;
 }
 

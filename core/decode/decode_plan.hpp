@@ -18,6 +18,9 @@
 
 namespace telestation::decode {
 
+// The CUC format of a packet's secondary header, its epoch as Unix seconds.
+[[nodiscard]] ccsds::CucFormat cucFormat(const mdb::CucLayout& layout) noexcept;
+
 class DecodePlan {
 public:
     // Compiles a packet definition. Fails (with a message naming the parameter) on a definition the

@@ -2,6 +2,7 @@
 
 #include "core/ccsds/space_packet.hpp"
 #include "core/decode/bits.hpp"
+#include "core/decode/decode_plan.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -12,13 +13,8 @@ PacketFactory::PacketFactory(const mdb::PacketDef& packet)
     : m_packet(&packet),
       m_size(std::clamp<std::size_t>(packet.length, ccsds::kPrimaryHeaderSize + 1, ccsds::kMaxPacketSize))
 {
-    if (packet.secondaryHeader) {
-        const auto& h = *packet.secondaryHeader;
-        const std::int64_t epoch = h.epoch == mdb::TimeEpoch::Tai1958 ? ccsds::kTai1958UnixSeconds
-                                   : h.epoch == mdb::TimeEpoch::Gps1980 ? ccsds::kGps1980UnixSeconds
-                                                                        : 0;
-        m_time = ccsds::CucFormat{h.coarseBytes, h.fineBytes, h.hasPField, epoch};
-    }
+    if (packet.secondaryHeader)
+        m_time = decode::cucFormat(*packet.secondaryHeader);
     if (auto encoder = decode::EncodePlan::compile(packet); encoder.ok())
         m_encoder = std::move(encoder).value();
 }

@@ -3,6 +3,7 @@
 #include "core/ccsds/cuc_time.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/decode/bits.hpp"
+#include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
 #include "sim/core/value_generator.hpp"
 
@@ -48,16 +49,6 @@ void sleepNs(std::int64_t ns)
         return;
     timespec ts{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
     nanosleep(&ts, nullptr);
-}
-
-std::int64_t epochSeconds(mdb::TimeEpoch epoch)
-{
-    switch (epoch) {
-    case mdb::TimeEpoch::Tai1958: return ccsds::kTai1958UnixSeconds;
-    case mdb::TimeEpoch::Gps1980: return ccsds::kGps1980UnixSeconds;
-    case mdb::TimeEpoch::Unix1970: return 0;
-    }
-    return 0;
 }
 
 // A generator bound to one parameter of one packet type.
@@ -436,10 +427,8 @@ Result<std::unique_ptr<SimStream>> SimStream::create(const StreamConfig& config,
                                            : type.minSize;
         type.image.assign(type.maxSize, 0);
         type.weight = entry.weight;
-        if (def->secondaryHeader) {
-            const auto& h = *def->secondaryHeader;
-            type.time = ccsds::CucFormat{h.coarseBytes, h.fineBytes, h.hasPField, epochSeconds(h.epoch)};
-        }
+        if (def->secondaryHeader)
+            type.time = decode::cucFormat(*def->secondaryHeader);
         if (const auto& id = def->secondaryId) // tells packet types sharing an APID apart; set once
             decode::insertBits(type.image.data(), id->bitOffset, id->bitLength, id->value);
         impl.totalWeight += entry.weight;
