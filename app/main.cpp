@@ -1,5 +1,6 @@
 // telestation: the workstation. Parses its command line before any QApplication exists, so that
 // --help, --version and --headless run without a display.
+#include "app/headless.hpp"
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
@@ -35,7 +36,17 @@ int main(int argc, char** argv)
     CommandLine cli("telestation", "Ground-station telemetry workstation.");
     cli.addFlag("help", "Show this help and exit.");
     cli.addFlag("version", "Show the version and exit.");
-    cli.addFlag("headless", "Run without a display: load the mission database and report on the console.");
+    cli.addFlag("headless", "Run the station without a display (needs --profile or --demo; alone: check the mission database).");
+    cli.addOption("profile", "FILE", "Station profile (JSON) to run: streams, packet settings, queues, recording.");
+    cli.addFlag("demo", "Run the training profile with the demo simulator in the same process (live data).");
+    cli.addOption("duration", "SECONDS", "Headless: stop after SECONDS (default: run until SIGINT/SIGTERM).");
+    cli.addOption("stats-interval", "SECONDS", "Headless: print a status line and write a snapshot every SECONDS (default 1).");
+    cli.addOption("stats-out", "FILE", "Headless: write every snapshot to FILE as JSON lines.");
+    cli.addOption("summary-out", "FILE", "Headless: write the final summary to FILE as JSON.");
+    cli.addOption("recordings", "DIR", "Record into DIR instead of the profile's recording directory.");
+    cli.addOption("log-dir", "DIR", "Write the log file into DIR instead of the profile's log directory.");
+    cli.addOption("consume", "WHAT", "Headless: attach a consumer pulling every 'packets' or every 'parameters' sample.");
+    cli.addFlag("quiet", "Headless: no status lines (the final summary is still printed).");
     cli.addOption("mdb", "FILE", "Mission database (.mdb) to load; default: the training database.");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
     cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
@@ -58,6 +69,35 @@ int main(int argc, char** argv)
     if (!quitAfterMs) {
         std::fprintf(stderr, "telestation: %s\n", quitAfterMs.error().message.c_str());
         return 2;
+    }
+
+    if (cli.isSet("headless") && (cli.isSet("profile") || cli.isSet("demo"))) {
+        app::HeadlessOptions o;
+        o.profilePath = cli.value("profile", "");
+        o.demo = cli.isSet("demo");
+        o.mdbPath = cli.value("mdb", "");
+        const auto duration = cli.number("duration", 0);
+        const auto interval = cli.number("stats-interval", 1);
+        if (!duration || !interval || *duration < 0 || *interval <= 0) {
+            std::fprintf(stderr, "telestation: %s\n",
+                         !duration ? duration.error().message.c_str()
+                         : !interval ? interval.error().message.c_str()
+                                     : "--duration must be >= 0 and --stats-interval > 0");
+            return 2;
+        }
+        o.durationSeconds = *duration;
+        o.statsIntervalSeconds = *interval;
+        o.statsOut = cli.value("stats-out", "");
+        o.summaryOut = cli.value("summary-out", "");
+        o.recordingDirectory = cli.value("recordings", "");
+        o.logDirectory = cli.value("log-dir", "");
+        o.consume = cli.value("consume", "");
+        o.quiet = cli.isSet("quiet");
+        if (!o.consume.empty() && o.consume != "packets" && o.consume != "parameters") {
+            std::fprintf(stderr, "telestation: --consume takes 'packets' or 'parameters', not '%s'\n", o.consume.c_str());
+            return 2;
+        }
+        return app::runHeadless(o);
     }
 
     const std::string mdbPath = cli.value("mdb", trainingDatabasePath().string());

@@ -8,6 +8,11 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <string>
 
 namespace telestation::io {
@@ -91,14 +96,227 @@ constexpr std::array<SchemeName, 4> kSchemes{{
 // The family of a host as written: a host name has none until it is resolved.
 enum class HostKind : std::uint8_t { Name, Ipv4, Ipv6 };
 
+
+// ---- file:// ------------------------------------------------------------------------------------
+
+constexpr std::size_t kMaxStreamNameLength = 32; // as core/record's segment header stores it
+
+[[nodiscard]] int hexValue(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+[[nodiscard]] bool allDigits(std::string_view text)
+{
+    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    return !text.empty() && std::all_of(text.begin(), text.end(), digit);
+}
+
+// A non-negative decimal number without exponent: "1", "0.5", "10.25".
+[[nodiscard]] bool isSpeed(std::string_view text)
+{
+    const auto dot = text.find('.');
+    const bool decimal = dot == std::string_view::npos
+                           ? allDigits(text)
+                           : allDigits(text.substr(0, dot)) && allDigits(text.substr(dot + 1));
+    if (!decimal)
+        return false;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
+    return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
+}
+
+// Integer ns since the Unix epoch, or ISO-8601 UTC "YYYY-MM-DDTHH:MM:SS[.F]Z" with 1..9 fraction digits.
+// Times before 1970 and beyond the 64-bit ns range (2262) are not times a recording can have.
+[[nodiscard]] std::optional<std::int64_t> parseTimeNs(std::string_view text)
+{
+    if (allDigits(text)) {
+        std::int64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size())
+            return std::nullopt;
+        return value;
+    }
+    const auto number = [&](std::size_t at, std::size_t count, int& out) {
+        if (at + count > text.size() || !allDigits(text.substr(at, count)))
+            return false;
+        out = 0;
+        for (std::size_t i = at; i < at + count; ++i)
+            out = out * 10 + (text[i] - '0');
+        return true;
+    };
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (!number(0, 4, year) || text.size() < 20 || text[4] != '-' || !number(5, 2, month) || text[7] != '-'
+        || !number(8, 2, day) || text[10] != 'T' || !number(11, 2, hour) || text[13] != ':' || !number(14, 2, minute)
+        || text[16] != ':' || !number(17, 2, second))
+        return std::nullopt;
+    std::size_t pos = 19;
+    std::int64_t fraction = 0;
+    if (text[pos] == '.') {
+        const std::size_t start = ++pos;
+        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) != 0)
+            fraction = fraction * 10 + (text[pos++] - '0');
+        const std::size_t digits = pos - start;
+        if (digits == 0 || digits > 9)
+            return std::nullopt;
+        for (std::size_t i = digits; i < 9; ++i)
+            fraction *= 10;
+    }
+    if (pos + 1 != text.size() || text[pos] != 'Z')
+        return std::nullopt;
+    if (hour > 23 || minute > 59 || second > 59)
+        return std::nullopt;
+    const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+                                           std::chrono::day(static_cast<unsigned>(day))};
+    if (!date.ok())
+        return std::nullopt;
+    const std::int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
+    const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second;
+    constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+    if (seconds < 0 || seconds > (std::numeric_limits<std::int64_t>::max() - fraction) / kNsPerSecond)
+        return std::nullopt;
+    return seconds * kNsPerSecond + fraction;
+}
+
+[[nodiscard]] bool isStreamName(std::string_view name)
+{
+    return !name.empty() && name.size() <= kMaxStreamNameLength && std::all_of(name.begin(), name.end(), [](char c) {
+               return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '-';
+           });
+}
+
+// PATH up to the first '?', with %XX escapes decoded ('%' not followed by two hex digits stays as is).
+[[nodiscard]] Result<std::string> decodePath(std::string_view url, std::size_t begin, std::size_t end)
+{
+    std::string path;
+    path.reserve(end - begin);
+    for (std::size_t i = begin; i < end; ++i) {
+        const bool escape = url[i] == '%' && i + 2 < end && hexValue(url[i + 1]) >= 0 && hexValue(url[i + 2]) >= 0;
+        if (!escape) {
+            path += url[i];
+            continue;
+        }
+        const char decoded = static_cast<char>(hexValue(url[i + 1]) * 16 + hexValue(url[i + 2]));
+        if (decoded == '\0')
+            return parseError(url, "%00 (NUL) in the path", i);
+        path += decoded;
+        i += 2;
+    }
+    return path;
+}
+
+// The path with '%' and '?' escaped, so that it parses back to itself.
+[[nodiscard]] std::string encodePath(std::string_view path)
+{
+    std::string out;
+    out.reserve(path.size());
+    for (const char c : path) {
+        if (c == '%')
+            out += "%25";
+        else if (c == '?')
+            out += "%3F";
+        else
+            out += c;
+    }
+    return out;
+}
+
+constexpr std::string_view kFileOptions = "speed=N, from=T, to=T, stream=NAME";
+constexpr std::string_view kTimeFormats =
+    "integer ns since the Unix epoch, or ISO-8601 UTC such as 2026-11-22T12:00:00Z or 2026-11-22T12:00:00.5Z";
+
+// file://PATH[?speed=N&from=T&to=T&stream=NAME...]; `pos` is just after "file://".
+[[nodiscard]] Result<Endpoint> parseFileEndpoint(std::string_view url, std::size_t pos)
+{
+    Endpoint endpoint;
+    endpoint.scheme = Scheme::File;
+    const std::size_t queryStart = std::min(url.find('?', pos), url.size());
+    if (queryStart == pos)
+        return parseError(url, "missing path after file://", pos);
+    auto path = decodePath(url, pos, queryStart);
+    if (!path)
+        return path.error();
+    endpoint.path = std::move(*path);
+    if (queryStart == url.size())
+        return endpoint;
+
+    bool haveSpeed = false;
+    std::optional<std::int64_t> from;
+    std::optional<std::int64_t> to;
+    std::size_t toOffset = 0;
+    pos = queryStart + 1;
+    while (true) {
+        const std::size_t keyOffset = pos;
+        const std::size_t end = std::min(url.find('&', pos), url.size());
+        const std::string_view option = url.substr(pos, end - pos);
+        const auto equals = option.find('=');
+        const std::string_view key = option.substr(0, equals);
+        const std::size_t valueOffset = keyOffset + key.size() + 1;
+        if (key.empty())
+            return parseError(url, "empty option in the query (expected " + std::string(kFileOptions) + ")", keyOffset);
+        const bool known = key == "speed" || key == "from" || key == "to" || key == "stream";
+        if (!known)
+            return parseError(
+                url, "unknown option " + quoted(key) + " (file:// takes " + std::string(kFileOptions) + ")", keyOffset);
+        if (equals == std::string_view::npos)
+            return parseError(url, std::string(key) + " needs a value (" + std::string(key) + "=...)",
+                              keyOffset + key.size());
+        const std::string_view value = option.substr(equals + 1);
+        if (value.empty())
+            return parseError(url, "empty value for " + std::string(key), valueOffset);
+        if (key == "speed") {
+            if (haveSpeed)
+                return parseError(url, "speed is given twice", keyOffset);
+            if (!isSpeed(value))
+                return parseError(url,
+                                  "speed " + quoted(value)
+                                      + " is not a number >= 0 (e.g. speed=1, speed=0.5; 0 = as fast as possible)",
+                                  valueOffset);
+            haveSpeed = true;
+        } else if (key == "from" || key == "to") {
+            std::optional<std::int64_t>& bound = key == "from" ? from : to;
+            if (bound)
+                return parseError(url, std::string(key) + " is given twice", keyOffset);
+            bound = parseTimeNs(value);
+            if (!bound)
+                return parseError(
+                    url, std::string(key) + " " + quoted(value) + " is not a time (" + std::string(kTimeFormats) + ")",
+                    valueOffset);
+            if (key == "to")
+                toOffset = valueOffset;
+        } else if (!isStreamName(value)) {
+            return parseError(url, "stream name " + quoted(value) + " is not 1 to 32 of A-Z a-z 0-9 _ . -",
+                              valueOffset);
+        }
+        endpoint.query.emplace_back(std::string(key), std::string(value));
+        if (end == url.size())
+            break;
+        pos = end + 1;
+    }
+    // 0 is "open end" for playback, so only two real bounds can contradict each other.
+    if (from && to && *from != 0 && *to != 0 && *from > *to)
+        return parseError(url, "to is before from", toOffset);
+    return endpoint;
+}
+
 } // namespace
 
 std::string Endpoint::toString() const
 {
     std::string out(schemeName(scheme));
     out += kSchemeSeparator;
-    if (scheme == Scheme::File)
-        return out + path;
+    if (scheme == Scheme::File) {
+        out += encodePath(path);
+        for (std::size_t i = 0; i < query.size(); ++i)
+            out += (i == 0 ? "?" : "&") + query[i].first + '=' + query[i].second;
+        return out;
+    }
     if (host.find(':') != std::string::npos)
         out += '[' + host + ']';
     else
@@ -127,13 +345,9 @@ Result<Endpoint> parseEndpoint(std::string_view url)
     endpoint.scheme = known->scheme;
 
     std::size_t pos = separator + kSchemeSeparator.size();
-    if (endpoint.scheme == Scheme::File) {
-        // Everything after "file://" is the path, verbatim: "file:///abs/x" is "/abs/x", "file://rel/x" is "rel/x".
-        if (pos == url.size())
-            return parseError(url, "missing path after file://", pos);
-        endpoint.path = std::string(url.substr(pos));
-        return endpoint;
-    }
+    // The path starts right after "file://": "file:///abs/x" is "/abs/x", "file://rel/x" is "rel/x".
+    if (endpoint.scheme == Scheme::File)
+        return parseFileEndpoint(url, pos);
 
     // Host: [IPv6] or a name / IPv4 address up to ':' or '?'.
     std::size_t hostOffset = pos; // where the address itself starts (inside brackets for IPv6)

@@ -136,6 +136,23 @@ int setSendBuffer(int fd, int bytes)
     return effective;
 }
 
+int setReceiveBuffer(int fd, int bytes)
+{
+    if (bytes > 0) {
+        setIntOption(fd, SOL_SOCKET, SO_RCVBUF, bytes);
+        int effective = 0;
+        socklen_t length = sizeof effective;
+        // As for the send buffer: the kernel reports twice what it granted.
+        if (::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &effective, &length) == 0 && effective / 2 < bytes)
+            setIntOption(fd, SOL_SOCKET, SO_RCVBUFFORCE, bytes);
+    }
+    int effective = 0;
+    socklen_t length = sizeof effective;
+    if (::getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &effective, &length) != 0)
+        return 0;
+    return effective;
+}
+
 void setTcpLiveness(int fd)
 {
     setIntOption(fd, SOL_SOCKET, SO_KEEPALIVE, 1);

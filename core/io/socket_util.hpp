@@ -74,6 +74,11 @@ struct SocketAddress {
 // SO_SNDBUFFORCE (effective with CAP_NET_ADMIN). Returns the kernel's resulting size.
 int setSendBuffer(int fd, int bytes);
 
+// Requests a receive buffer of `bytes`; when the system limit (net.core.rmem_max) caps it, tries
+// SO_RCVBUFFORCE (effective with CAP_NET_ADMIN). Returns the kernel's resulting size (SO_RCVBUF as the
+// kernel reports it: about twice the usable bytes, the rest being its bookkeeping).
+int setReceiveBuffer(int fd, int bytes);
+
 // Keep-alive and a user timeout so that a TCP peer that vanished is noticed.
 void setTcpLiveness(int fd);
 

@@ -1,5 +1,6 @@
 // Unit tests of endpoint URL parsing: every scheme, IPv4 / names / IPv6 literals, multicast detection,
-// the iface option, each error with its character offset, and the toString() round trip.
+// the iface option, file:// paths (percent-escapes) and playback options, each error with its character
+// offset, and the toString() round trip.
 #include "core/io/endpoint.hpp"
 
 #include <QtTest>
@@ -14,14 +15,23 @@ Q_DECLARE_METATYPE(Scheme)
 
 namespace {
 
+// The query as "key=value&key=value".
+QString queryText(const telestation::io::QueryOptions& query)
+{
+    QStringList parts;
+    for (const auto& [key, value] : query)
+        parts << QString::fromStdString(key) + '=' + QString::fromStdString(value);
+    return parts.join('&');
+}
+
 QString describe(const Endpoint& e)
 {
-    return QStringLiteral("{scheme %1 host '%2' port %3 multicast %4 iface '%5' path '%6'}")
+    return QStringLiteral("{scheme %1 host '%2' port %3 multicast %4 iface '%5' path '%6' query '%7'}")
         .arg(static_cast<int>(e.scheme))
         .arg(QString::fromStdString(e.host))
         .arg(e.port)
         .arg(e.multicast)
-        .arg(QString::fromStdString(e.iface), QString::fromStdString(e.path));
+        .arg(QString::fromStdString(e.iface), QString::fromStdString(e.path), queryText(e.query));
 }
 
 } // namespace
@@ -34,6 +44,8 @@ private Q_SLOTS:
     void parsesValidUrls();
     void reportsErrorsWithOffsets_data();
     void reportsErrorsWithOffsets();
+    void parsesFileUrls_data();
+    void parsesFileUrls();
     void outOfRangePortMessage();
     void roundTripsBuiltEndpoints();
 };
@@ -92,8 +104,8 @@ void TestIoEndpoint::parsesValidUrls_data()
     QTest::newRow("file absolute") << "file:///var/lib/telestation/pass-0042.tsr" << Scheme::File << "" << 0 << false
                                    << "" << "/var/lib/telestation/pass-0042.tsr"
                                    << "file:///var/lib/telestation/pass-0042.tsr";
-    QTest::newRow("file relative") << "file://recordings/a b?.tsr" << Scheme::File << "" << 0 << false << ""
-                                   << "recordings/a b?.tsr" << "file://recordings/a b?.tsr";
+    QTest::newRow("file relative") << "file://recordings/a b%3F.tsr" << Scheme::File << "" << 0 << false << ""
+                                   << "recordings/a b?.tsr" << "file://recordings/a b%3F.tsr";
 }
 
 void TestIoEndpoint::parsesValidUrls()
@@ -164,6 +176,47 @@ void TestIoEndpoint::reportsErrorsWithOffsets_data()
     QTest::newRow("ipv4 iface for ipv6 group") << "udp://[ff02::1]:5000?iface=127.0.0.1" << "is not an IPv6 address"
                                                << 27;
     QTest::newRow("iface twice") << "udp://239.1.2.3:5000?iface=1.2.3.4&iface=1.2.3.5" << "iface is given twice" << 35;
+    QTest::newRow("stream on udp") << "udp://239.1.2.3:5000?stream=a" << "unknown option 'stream'" << 21;
+
+    // file:// paths and playback options.
+    QTest::newRow("file query without path") << "file://?speed=1" << "missing path after file://" << 7;
+    QTest::newRow("file NUL escape") << "file:///a%00b" << "%00 (NUL) in the path" << 9;
+    QTest::newRow("file empty query") << "file:///r?" << "empty option in the query" << 10;
+    QTest::newRow("file empty option") << "file:///r?speed=1&&stream=a" << "empty option in the query" << 18;
+    QTest::newRow("file unknown option") << "file:///r?loop=1" << "unknown option 'loop' (file:// takes speed" << 10;
+    QTest::newRow("file iface") << "file:///r?iface=1.2.3.4" << "unknown option 'iface'" << 10;
+    QTest::newRow("file option case") << "file:///r?Speed=1" << "unknown option 'Speed'" << 10;
+    QTest::newRow("speed without value") << "file:///r?speed" << "speed needs a value" << 15;
+    QTest::newRow("empty speed") << "file:///r?speed=" << "empty value for speed" << 16;
+    QTest::newRow("negative speed") << "file:///r?speed=-1" << "speed '-1' is not a number >= 0" << 16;
+    QTest::newRow("speed exponent") << "file:///r?speed=1e3" << "speed '1e3' is not a number" << 16;
+    QTest::newRow("speed word") << "file:///r?speed=fast" << "speed 'fast' is not a number" << 16;
+    QTest::newRow("speed trailing dot") << "file:///r?speed=1." << "speed '1.' is not a number" << 16;
+    QTest::newRow("speed leading dot") << "file:///r?speed=.5" << "speed '.5' is not a number" << 16;
+    QTest::newRow("speed twice") << "file:///r?speed=1&speed=2" << "speed is given twice" << 18;
+    QTest::newRow("from word") << "file:///r?from=yesterday" << "from 'yesterday' is not a time (integer ns" << 15;
+    QTest::newRow("from negative") << "file:///r?from=-5" << "is not a time" << 15;
+    QTest::newRow("from not a leap year") << "file:///r?from=2026-02-29T00:00:00Z" << "is not a time" << 15;
+    QTest::newRow("from month 13") << "file:///r?from=2026-13-01T00:00:00Z" << "is not a time" << 15;
+    QTest::newRow("from hour 24") << "file:///r?from=2026-11-22T24:00:00Z" << "is not a time" << 15;
+    QTest::newRow("from second 60") << "file:///r?from=2026-11-22T12:00:60Z" << "is not a time" << 15;
+    QTest::newRow("from without Z") << "file:///r?from=2026-11-22T12:00:00" << "is not a time" << 15;
+    QTest::newRow("from with offset") << "file:///r?from=2026-11-22T12:00:00+01:00" << "is not a time" << 15;
+    QTest::newRow("from space") << "file:///r?from=2026-11-22 12:00:00Z" << "is not a time" << 15;
+    QTest::newRow("from empty fraction") << "file:///r?from=2026-11-22T12:00:00.Z" << "is not a time" << 15;
+    QTest::newRow("from 10 fraction digits") << "file:///r?from=2026-11-22T12:00:00.1234567891Z" << "is not a time"
+                                             << 15;
+    QTest::newRow("from before 1970") << "file:///r?from=1969-12-31T23:59:59Z" << "is not a time" << 15;
+    QTest::newRow("from date only") << "file:///r?from=2026-11-22" << "is not a time" << 15;
+    QTest::newRow("to past 64 bits iso") << "file:///r?to=2262-04-11T23:47:16.854775808Z" << "to '2262" << 13;
+    QTest::newRow("to past 64 bits ns") << "file:///r?to=9223372036854775808" << "is not a time" << 13;
+    QTest::newRow("from twice") << "file:///r?from=1&from=2" << "from is given twice" << 17;
+    QTest::newRow("to before from") << "file:///r?from=20&to=10" << "to is before from" << 21;
+    QTest::newRow("to before from iso") << "file:///r?to=2026-11-22T12:00:00Z&from=2026-11-22T12:00:00.000000001Z"
+                                        << "to is before from" << 13;
+    QTest::newRow("empty stream") << "file:///r?stream=" << "empty value for stream" << 17;
+    QTest::newRow("stream with space") << "file:///r?stream=a b" << "stream name 'a b' is not 1 to 32" << 17;
+    QTest::newRow("stream too long") << "file:///r?stream=a&stream=" + QString(33, 'x') << "is not 1 to 32" << 26;
 }
 
 void TestIoEndpoint::reportsErrorsWithOffsets()
@@ -179,6 +232,65 @@ void TestIoEndpoint::reportsErrorsWithOffsets()
     QVERIFY2(message.contains(what), qPrintable(message));
     QVERIFY2(message.endsWith(QStringLiteral(" at offset %1").arg(offset)), qPrintable(message));
     QCOMPARE(parsed.error().where.column, offset + 1);
+}
+
+void TestIoEndpoint::parsesFileUrls_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("query"); // key=value&... as stored
+    QTest::addColumn<QString>("canonical");
+
+    QTest::newRow("speed") << "file:///rec/pass?speed=1" << "/rec/pass" << "speed=1" << "file:///rec/pass?speed=1";
+    QTest::newRow("every option, repeated stream")
+        << "file://rec?speed=0.5&from=1795348800000000000&to=2026-11-22T12:00:00.25Z&stream=tm&stream=hk-2.b_c"
+        << "rec" << "speed=0.5&from=1795348800000000000&to=2026-11-22T12:00:00.25Z&stream=tm&stream=hk-2.b_c"
+        << "file://rec?speed=0.5&from=1795348800000000000&to=2026-11-22T12:00:00.25Z&stream=tm&stream=hk-2.b_c";
+    QTest::newRow("values as written") << "file:///r?speed=010.50&from=00042" << "/r" << "speed=010.50&from=00042"
+                                       << "file:///r?speed=010.50&from=00042";
+    QTest::newRow("speed 0") << "file:///r?speed=0" << "/r" << "speed=0" << "file:///r?speed=0";
+    QTest::newRow("open ends") << "file:///r?from=0&to=0" << "/r" << "from=0&to=0" << "file:///r?from=0&to=0";
+    QTest::newRow("to 0 is an open end") << "file:///r?from=5&to=0" << "/r" << "from=5&to=0" << "file:///r?from=5&to=0";
+    QTest::newRow("from equals to") << "file:///r?from=2026-11-22T12:00:00Z&to=1795348800000000000" << "/r"
+                                    << "from=2026-11-22T12:00:00Z&to=1795348800000000000"
+                                    << "file:///r?from=2026-11-22T12:00:00Z&to=1795348800000000000";
+    QTest::newRow("leap day, 9 digits") << "file:///r?from=2024-02-29T23:59:59.999999999Z" << "/r"
+                                        << "from=2024-02-29T23:59:59.999999999Z"
+                                        << "file:///r?from=2024-02-29T23:59:59.999999999Z";
+    QTest::newRow("epoch") << "file:///r?from=1970-01-01T00:00:00Z" << "/r" << "from=1970-01-01T00:00:00Z"
+                           << "file:///r?from=1970-01-01T00:00:00Z";
+    QTest::newRow("last 64-bit ns") << "file:///r?to=2262-04-11T23:47:16.854775807Z" << "/r"
+                                    << "to=2262-04-11T23:47:16.854775807Z"
+                                    << "file:///r?to=2262-04-11T23:47:16.854775807Z";
+    QTest::newRow("escapes decoded") << "file:///a%25b%3fc%41" << "/a%b?cA" << "" << "file:///a%25b%3FcA";
+    QTest::newRow("escape before the query") << "file:///x%3F?stream=s" << "/x?" << "stream=s"
+                                             << "file:///x%3F?stream=s";
+    QTest::newRow("lone percent") << "file:///50%" << "/50%" << "" << "file:///50%25";
+    QTest::newRow("short escape") << "file:///x%4?speed=2" << "/x%4" << "speed=2" << "file:///x%254?speed=2";
+    QTest::newRow("not hex") << "file:///x%zz" << "/x%zz" << "" << "file:///x%25zz";
+    QTest::newRow("hash is part of the path") << "file:///a#b" << "/a#b" << "" << "file:///a#b";
+    QTest::newRow("scheme case with query") << "FILE:///r?stream=x" << "/r" << "stream=x" << "file:///r?stream=x";
+}
+
+void TestIoEndpoint::parsesFileUrls()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, path);
+    QFETCH(QString, query);
+    QFETCH(QString, canonical);
+
+    const auto parsed = parseEndpoint(url.toStdString());
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : qPrintable(QString::fromStdString(parsed.error().message)));
+    const Endpoint& e = parsed.value();
+    QCOMPARE(e.scheme, Scheme::File);
+    QCOMPARE(QString::fromStdString(e.path), path);
+    QCOMPARE(queryText(e.query), query);
+    QVERIFY(e.host.empty());
+    QCOMPARE(int(e.port), 0);
+    QCOMPARE(QString::fromStdString(e.toString()), canonical);
+    const auto again = parseEndpoint(e.toString());
+    QVERIFY2(again.ok(), again.ok() ? "" : qPrintable(QString::fromStdString(again.error().message)));
+    QVERIFY2(again.value() == e, qPrintable(describe(again.value()) + " != " + describe(e)));
 }
 
 void TestIoEndpoint::outOfRangePortMessage()
@@ -227,6 +339,13 @@ void TestIoEndpoint::roundTripsBuiltEndpoints()
     file.port = 0;
     file.path = "/tmp/x.tsr";
     endpoints.push_back(file);
+
+    // A path with the characters the query syntax uses, and playback options.
+    Endpoint playback = file;
+    playback.path = "rec/50%?done#1&a=b";
+    playback.query = {
+        {"stream", "tm"}, {"speed", "2.5"}, {"stream", "hk"}, {"to", "2030-01-01T00:00:00Z"}, {"from", "7"}};
+    endpoints.push_back(playback);
 
     for (const Endpoint& e : endpoints) {
         const std::string url = e.toString();

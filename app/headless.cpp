@@ -1,0 +1,273 @@
+#include "app/headless.hpp"
+
+#include "app/station_logging.hpp"
+#include "core/api/consumer.hpp"
+#include "core/common/paths.hpp"
+#include "core/config/station_profile.hpp"
+#include "core/mdb/sqlite_store.hpp"
+#include "core/pipeline/station.hpp"
+#include "core/stats/cpu_meter.hpp"
+#include "core/stats/rate_tracker.hpp"
+#include "core/stats/snapshot_json.hpp"
+#include "core/stats/status_line.hpp"
+#include "sim/core/simulator.hpp"
+#include "telestation_version.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace telestation::app {
+
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+constexpr int kExitLoss = 3;
+constexpr int kExitUsage = 2;
+constexpr int kExitFailure = 1;
+
+// Where the demo keeps its recordings and logs: $XDG_DATA_HOME/telestation/demo (~/.local/share/...).
+fs::path demoDirectory()
+{
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
+        return fs::path(xdg) / "telestation" / "demo";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return fs::path(home) / ".local" / "share" / "telestation" / "demo";
+    return fs::temp_directory_path() / "telestation-demo";
+}
+
+// A consumer that pulls every packet or every parameter sample, as a display or an archive would.
+class Consumer {
+public:
+    Consumer(pipeline::Station& station, const std::string& kind) : m_kind(kind)
+    {
+        if (kind == "packets") {
+            api::PacketSubscription::Options o;
+            o.name = "headless-packets";
+            auto sub = api::PacketSubscription::create(station, o);
+            if (sub)
+                m_packets = std::move(*sub);
+        } else {
+            api::ParameterSubscription::Options o;
+            o.name = "headless-parameters";
+            auto sub = api::ParameterSubscription::create(station, o);
+            if (sub)
+                m_parameters = std::move(*sub);
+        }
+        m_thread = std::thread([this] { run(); });
+    }
+    ~Consumer() { finish(); }
+    // Called after the station stopped: takes what is still queued.
+    void finish()
+    {
+        if (!m_thread.joinable())
+            return;
+        m_stop = true;
+        m_thread.join();
+        while (pollOnce() > 0) {
+        }
+    }
+
+private:
+    std::size_t pollOnce()
+    {
+        if (m_packets)
+            return m_packets->poll([this](const api::PacketView& p) { m_checksum += p.packet.size(); }, 4096);
+        if (m_parameters) {
+            const std::size_t n = m_parameters->poll(m_samples);
+            for (std::size_t i = 0; i < n; ++i)
+                m_checksum += m_samples[i].value.raw;
+            return n;
+        }
+        return 0;
+    }
+    void run()
+    {
+        while (!m_stop.load(std::memory_order_relaxed))
+            if (pollOnce() == 0)
+                std::this_thread::sleep_for(200us);
+    }
+
+    std::string m_kind;
+    std::unique_ptr<api::PacketSubscription> m_packets;
+    std::unique_ptr<api::ParameterSubscription> m_parameters;
+    std::vector<api::ParameterSample> m_samples = std::vector<api::ParameterSample>(16384);
+    std::uint64_t m_checksum = 0;
+    std::atomic<bool> m_stop{false};
+    std::thread m_thread;
+};
+
+bool writeText(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    return static_cast<bool>(out);
+}
+
+} // namespace
+
+int runHeadless(const HeadlessOptions& options)
+{
+    // Signals are taken by sigtimedwait in this thread: block them before any thread starts, so that
+    // every thread inherits the mask and none is interrupted.
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+    std::string profilePath = options.profilePath;
+    if (profilePath.empty() && options.demo)
+        profilePath = (dataDir() / "profiles" / "training.json").string();
+    if (profilePath.empty()) {
+        std::fprintf(stderr, "telestation: --headless needs --profile FILE (or --demo)\n");
+        return kExitUsage;
+    }
+    auto load = config::loadProfileFile(profilePath);
+    for (const auto& d : load.diagnostics)
+        std::fprintf(stderr, "telestation: %s\n", d.toString().c_str());
+    if (!load.ok())
+        return kExitUsage;
+    config::StationProfile profile = load.profile;
+    if (options.demo && options.profilePath.empty()) {
+        profile.recordingDirectory = (demoDirectory() / "recordings").string();
+        profile.logDirectory = (demoDirectory() / "logs").string();
+    }
+    if (!options.recordingDirectory.empty())
+        profile.recordingDirectory = options.recordingDirectory;
+    if (!options.logDirectory.empty())
+        profile.logDirectory = options.logDirectory;
+    if (!options.mdbPath.empty())
+        profile.mdb = options.mdbPath;
+    const std::string mdbPath = profile.mdb.empty() ? trainingDatabasePath().string() : profile.mdb;
+
+    setupLogging(profile.logDirectory, profile.logLevel);
+    spdlog::info("Telestation {} headless; profile {}; mission database {}", kVersion, profilePath, mdbPath);
+
+    auto db = mdb::loadDatabase(mdbPath);
+    if (!db) {
+        std::fprintf(stderr, "telestation: %s\n", db.error().toString().c_str());
+        shutdownLogging();
+        return kExitUsage;
+    }
+    auto created = pipeline::Station::create(profile, *db);
+    if (!created) {
+        std::fprintf(stderr, "telestation: %s\n", created.error().message.c_str());
+        shutdownLogging();
+        return kExitUsage;
+    }
+    pipeline::Station& station = **created;
+
+    std::unique_ptr<sim::Simulator> simulator;
+    if (options.demo) {
+        const auto scenarioPath = (dataDir() / "scenarios" / "demo.json").string();
+        auto scenario = sim::loadScenarioFile(scenarioPath);
+        auto made = scenario ? sim::Simulator::fromScenario(*scenario, trainingDatabasePath().string())
+                             : Result<std::unique_ptr<sim::Simulator>>(scenario.error());
+        if (!made) {
+            std::fprintf(stderr, "telestation: demo scenario: %s\n", made.error().toString().c_str());
+            shutdownLogging();
+            return kExitFailure;
+        }
+        simulator = std::move(*made);
+    }
+
+    std::unique_ptr<Consumer> consumer;
+    if (!options.consume.empty())
+        consumer = std::make_unique<Consumer>(station, options.consume);
+
+    if (auto started = station.start(); !started) {
+        std::fprintf(stderr, "telestation: %s\n", started.error().message.c_str());
+        shutdownLogging();
+        return kExitFailure;
+    }
+    if (simulator)
+        simulator->startAll();
+
+    std::ofstream statsOut;
+    if (!options.statsOut.empty()) {
+        statsOut.open(options.statsOut, std::ios::trunc);
+        if (!statsOut)
+            spdlog::error("cannot write the statistics to {}", options.statsOut);
+    }
+
+    stats::RateTracker rates;
+    stats::CpuMeter cpu;
+    const auto begin = std::chrono::steady_clock::now();
+    const auto interval = std::chrono::duration<double>(std::max(options.statsIntervalSeconds, 0.05));
+    auto nextReport = begin + std::chrono::duration_cast<std::chrono::steady_clock::duration>(interval);
+    const auto end = options.durationSeconds > 0
+                         ? begin + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                               std::chrono::duration<double>(options.durationSeconds))
+                         : std::chrono::steady_clock::time_point::max();
+    int stopSignal = 0;
+    const auto report = [&](stats::StationSnapshot& snap) {
+        snap.cpuPercent = cpu.sample();
+        rates.update(snap);
+        if (!options.quiet) {
+            std::printf("%s\n", stats::statusLine(snap).c_str());
+            std::fflush(stdout);
+        }
+        if (statsOut.is_open()) {
+            statsOut << stats::toJson(snap) << '\n';
+            statsOut.flush();
+        }
+    };
+    for (;;) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now >= end)
+            break;
+        const auto wakeAt = std::min(nextReport, end);
+        const auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(wakeAt - now);
+        timespec ts{static_cast<time_t>(wait.count() / 1'000'000'000), static_cast<long>(wait.count() % 1'000'000'000)};
+        const int sig = sigtimedwait(&signals, nullptr, &ts);
+        if (sig == SIGINT || sig == SIGTERM) {
+            stopSignal = sig;
+            break;
+        }
+        if (std::chrono::steady_clock::now() >= nextReport) {
+            auto snap = station.snapshot();
+            report(snap);
+            nextReport += std::chrono::duration_cast<std::chrono::steady_clock::duration>(interval);
+        }
+    }
+    if (stopSignal != 0)
+        spdlog::info("stopping on {}", stopSignal == SIGINT ? "SIGINT" : "SIGTERM");
+    if (simulator)
+        simulator->stopAll();
+    // Packets the simulator wrote just before it stopped may still be in the kernel's buffers.
+    std::this_thread::sleep_for(simulator ? 100ms : 20ms);
+    station.stop();
+    if (consumer)
+        consumer->finish();
+
+    auto final = station.snapshot();
+    final.cpuPercent = cpu.sample();
+    rates.update(final);
+    if (statsOut.is_open())
+        statsOut << stats::toJson(final) << '\n';
+    if (!options.summaryOut.empty() && !writeText(options.summaryOut, stats::toJsonPretty(final) + "\n"))
+        spdlog::error("cannot write the summary to {}", options.summaryOut);
+    std::printf("%s", stats::summaryTable(final).c_str());
+    const bool loss = final.hasLoss();
+    std::printf("Result: %s\n", loss ? "packets were lost, dropped or malformed (exit 3)" : "no loss (exit 0)");
+    std::fflush(stdout);
+    spdlog::info("Telestation headless run ended: {}", loss ? "with loss" : "no loss");
+    consumer.reset();
+    simulator.reset();
+    created->reset();
+    shutdownLogging();
+    return loss ? kExitLoss : 0;
+}
+
+} // namespace telestation::app

@@ -1,0 +1,52 @@
+#include "app/station_logging.hpp"
+
+#include <spdlog/async.h>
+#include <spdlog/sinks/rotating_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <vector>
+
+namespace telestation::app {
+
+namespace {
+constexpr std::size_t kQueueMessages = 8192;
+constexpr std::size_t kFileBytes = 10 * 1024 * 1024;
+constexpr std::size_t kFiles = 5;
+} // namespace
+
+std::string setupLogging(const std::string& logDirectory, const std::string& level, bool console)
+{
+    std::vector<spdlog::sink_ptr> sinks;
+    if (console)
+        sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    std::string warning;
+    if (!logDirectory.empty()) {
+        try {
+            std::filesystem::create_directories(logDirectory);
+            const auto file = (std::filesystem::path(logDirectory) / "telestation.log").string();
+            sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(file, kFileBytes, kFiles));
+        } catch (const std::exception& e) {
+            warning = "log file in " + logDirectory + ": " + e.what() + " (logging to the console only)";
+        }
+    }
+    spdlog::init_thread_pool(kQueueMessages, 1);
+    auto logger = std::make_shared<spdlog::async_logger>("telestation", sinks.begin(), sinks.end(), spdlog::thread_pool(),
+                                                         spdlog::async_overflow_policy::overrun_oldest);
+    logger->set_level(spdlog::level::from_str(level == "warning" ? "warn" : level));
+    logger->flush_on(spdlog::level::warn);
+    spdlog::set_default_logger(logger);
+    spdlog::flush_every(std::chrono::seconds(2));
+    if (!warning.empty())
+        spdlog::warn("{}", warning);
+    return warning;
+}
+
+void shutdownLogging()
+{
+    spdlog::default_logger()->flush();
+    spdlog::shutdown();
+}
+
+} // namespace telestation::app

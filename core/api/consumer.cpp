@@ -1,0 +1,213 @@
+#include "core/api/consumer.hpp"
+
+#include <algorithm>
+
+namespace telestation::api {
+
+namespace {
+
+Result<int> resolveStream(const pipeline::Station& station, const std::string& stream)
+{
+    if (stream.empty())
+        return pipeline::kAllStreams;
+    const auto id = station.streamId(stream);
+    if (!id)
+        return Error{"no stream named '" + stream + "'", {}};
+    return int{*id};
+}
+
+} // namespace
+
+// ---- Packets ------------------------------------------------------------------------------------------
+
+PacketSubscription::PacketSubscription(pipeline::Station& station, std::shared_ptr<pipeline::PacketSubscriptionQueue> queue)
+    : m_station(station), m_queue(std::move(queue))
+{
+}
+
+Result<std::unique_ptr<PacketSubscription>> PacketSubscription::create(pipeline::Station& station, const Options& options)
+{
+    const auto stream = resolveStream(station, options.stream);
+    if (!stream)
+        return stream.error();
+    std::uint32_t type = pipeline::kAllTypes;
+    if (options.packet == "unknown") {
+        type = pipeline::kUnknownType;
+    } else if (!options.packet.empty()) {
+        const auto found = station.types().typeByName(options.packet);
+        if (!found)
+            return Error{"no packet named '" + options.packet + "' in the mission database", {}};
+        type = *found;
+    }
+    const std::size_t capacity = options.capacity > 0 ? options.capacity : station.profile().queues.processPacketQueueSize;
+    auto queue = std::make_shared<pipeline::PacketSubscriptionQueue>(
+        std::shared_ptr<pipeline::PacketPool>(std::shared_ptr<pipeline::PacketPool>{}, &station.pool()), options.name,
+        *stream, type, options.delivery, capacity);
+    station.addSubscription(queue);
+    return std::unique_ptr<PacketSubscription>(new PacketSubscription(station, std::move(queue)));
+}
+
+PacketSubscription::~PacketSubscription()
+{
+    m_station.removeSubscription(m_queue.get());
+}
+
+PacketView PacketSubscription::view(pipeline::PacketHandle h) const noexcept
+{
+    const pipeline::PacketMeta& meta = m_queue->pool().meta(h);
+    PacketView v;
+    v.frame = m_queue->pool().bytes(h);
+    v.packet = v.frame.subspan(std::min<std::size_t>(meta.transportHeaderBytes, v.frame.size()));
+    v.receiveTimeNs = meta.receiveTimeNs;
+    v.streamId = meta.streamId;
+    v.apid = meta.apid;
+    v.typeIndex = meta.typeIndex;
+    return v;
+}
+
+// ---- Reading current values ------------------------------------------------------------------------------
+
+ParameterReader::ParameterReader(const pipeline::Station& station) : m_station(station)
+{
+    std::size_t largest = 0;
+    for (std::uint32_t t = 1; t < station.types().typeCount(); ++t)
+        largest = std::max<std::size_t>(largest, station.types().maxPacketBytes(t));
+    m_packet.resize(largest);
+}
+
+std::optional<ParameterSample> ParameterReader::read(std::uint16_t streamId, std::uint32_t parameterId)
+{
+    const auto& types = m_station.types();
+    if (streamId >= m_station.streamCount() || parameterId >= types.totalParameters())
+        return std::nullopt;
+    const auto& info = types.parameter(parameterId);
+    const auto& values = m_station.currentValues(streamId);
+    ParameterSample sample;
+    switch (m_station.mode(streamId, info.typeIndex)) {
+    case config::ProcessingMode::ProcessEntirePacket:
+        if (!values.read(parameterId, sample))
+            return std::nullopt;
+        sample.streamId = streamId;
+        return sample;
+    case config::ProcessingMode::ProcessOnDemand: {
+        std::size_t length = 0;
+        std::int64_t receiveTime = 0;
+        if (!values.readPacket(info.typeIndex, m_packet, length, receiveTime))
+            return std::nullopt;
+        const std::span<const std::uint8_t> packet(m_packet.data(), length);
+        const auto& plan = types.plan(info.typeIndex);
+        sample.parameterId = parameterId;
+        sample.streamId = streamId;
+        sample.receiveTimeNs = receiveTime;
+        sample.value = plan.decodeOne(packet, info.indexInPacket);
+        if (!plan.hasPacketTime() || !plan.packetTime(packet, sample.packetTimeNs))
+            sample.packetTimeNs = 0;
+        return sample;
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<ParameterSample> ParameterReader::read(std::string_view stream, std::string_view qualifiedName)
+{
+    const auto id = m_station.streamId(stream);
+    const auto parameter = m_station.types().parameterId(qualifiedName);
+    if (!id || !parameter)
+        return std::nullopt;
+    return read(*id, *parameter);
+}
+
+// ---- Parameters ---------------------------------------------------------------------------------------
+
+ParameterSubscription::ParameterSubscription(pipeline::Station& station, Delivery delivery)
+    : m_station(station), m_delivery(delivery), m_reader(station)
+{
+}
+
+Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pipeline::Station& station, const Options& options)
+{
+    const auto stream = resolveStream(station, options.stream);
+    if (!stream)
+        return stream.error();
+    const auto& types = station.types();
+    std::vector<std::uint32_t> ids;
+    std::string unknownNames;
+    for (const auto& name : options.parameters) {
+        if (const auto id = types.parameterId(name))
+            ids.push_back(*id);
+        else
+            unknownNames += (unknownNames.empty() ? "'" : ", '") + name + "'";
+    }
+    if (!unknownNames.empty())
+        return Error{"not a parameter of the mission database: " + unknownNames, {}};
+
+    std::unique_ptr<ParameterSubscription> sub(new ParameterSubscription(station, options.delivery));
+    if (options.delivery == Delivery::EverySample) {
+        const std::size_t capacity = options.capacity > 0
+                                         ? options.capacity
+                                         : std::size_t{station.profile().queues.processedParameterQueueSize}
+                                               * std::max<std::uint32_t>(types.maxParametersPerPacket(), 1);
+        sub->m_queue = std::make_shared<pipeline::ParameterSubscriptionQueue>(types, options.name, *stream, ids, capacity);
+        station.addSubscription(sub->m_queue);
+        return sub;
+    }
+    if (ids.empty())
+        for (std::uint32_t id = 0; id < types.totalParameters(); ++id)
+            ids.push_back(id);
+    sub->m_parameters = std::move(ids);
+    for (std::uint16_t s = 0; s < station.streamCount(); ++s)
+        if (*stream == pipeline::kAllStreams || *stream == s)
+            sub->m_streams.push_back(s);
+    sub->m_seenUpdates.assign(sub->m_streams.size(), std::vector<std::uint64_t>(types.typeCount(), 0));
+    return sub;
+}
+
+ParameterSubscription::~ParameterSubscription()
+{
+    if (m_queue)
+        m_station.removeSubscription(m_queue.get());
+}
+
+std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
+{
+    if (m_queue)
+        return m_queue->take(out);
+    // Newest value: look at the packet types whose update count moved since the last poll.
+    std::size_t n = 0;
+    const auto& types = m_station.types();
+    for (std::size_t si = 0; si < m_streams.size() && n < out.size(); ++si) {
+        const std::uint16_t stream = m_streams[si];
+        const auto& values = m_station.currentValues(stream);
+        auto& seen = m_seenUpdates[si];
+        std::vector<std::uint64_t> now(types.typeCount());
+        for (std::uint32_t t = 1; t < types.typeCount(); ++t)
+            now[t] = values.updates(t);
+        for (const std::uint32_t id : m_parameters) {
+            if (n == out.size())
+                break;
+            const std::uint32_t type = types.parameter(id).typeIndex;
+            if (now[type] == seen[type])
+                continue;
+            if (auto sample = m_reader.read(stream, id))
+                out[n++] = *sample;
+        }
+        // Types whose parameters did not all fit stay "unseen" and are read again next time.
+        if (n < out.size())
+            seen = std::move(now);
+    }
+    m_delivered += n;
+    return n;
+}
+
+std::uint64_t ParameterSubscription::drops() const noexcept
+{
+    return m_queue ? m_queue->drops() : 0;
+}
+
+std::uint64_t ParameterSubscription::delivered() const noexcept
+{
+    return m_queue ? m_queue->delivered() : m_delivered;
+}
+
+} // namespace telestation::api

@@ -1,0 +1,128 @@
+// The consumer API: how displays, the headless mode, tests and users' in-process code take data from
+// a running Station. Subscribe to packets (by stream and packet type) or to parameters (by qualified
+// name), with every-sample delivery (a bounded queue per consumer; overflows are counted per consumer
+// and shown in the statistics) or newest-value delivery (only the latest, never an overflow). Values
+// carry raw, converted and calibrated value, limit state, packet time and receive time.
+//
+// A subscription is used by one consumer thread. It must be destroyed before its Station.
+#pragma once
+
+#include "core/common/result.hpp"
+#include "core/pipeline/station.hpp"
+#include "core/pipeline/subscriptions.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace telestation::api {
+
+using pipeline::Delivery;
+using pipeline::ParameterSample;
+
+struct PacketView {
+    std::span<const std::uint8_t> frame;  // as received: transport header + packet
+    std::span<const std::uint8_t> packet; // the space packet (transport header skipped)
+    std::int64_t receiveTimeNs = 0;
+    std::uint16_t streamId = 0;
+    std::uint16_t apid = 0;
+    std::uint32_t typeIndex = 0;          // pipeline::PacketTypeTable index; 0 = unknown
+};
+
+class PacketSubscription {
+public:
+    struct Options {
+        std::string name = "packets";     // shown in the statistics
+        std::string stream;               // "" = every stream
+        std::string packet;               // a packet definition name, "unknown", or "" = every type
+        Delivery delivery = Delivery::EverySample;
+        std::size_t capacity = 0;         // every sample: queue size in packets; 0 = the profile's Process Packet Queue Size
+    };
+    // Errors: no such stream or packet name.
+    [[nodiscard]] static Result<std::unique_ptr<PacketSubscription>> create(pipeline::Station& station, const Options& options);
+    ~PacketSubscription();
+
+    // Calls fn(const PacketView&) for up to `max` packets (oldest first); returns how many.
+    template <typename Fn>
+    std::size_t poll(Fn&& fn, std::size_t max = 256)
+    {
+        std::array<pipeline::PacketHandle, 256> batch{};
+        std::size_t total = 0;
+        while (total < max) {
+            const std::size_t n = m_queue->take(std::span(batch.data(), std::min(batch.size(), max - total)));
+            if (n == 0)
+                break;
+            for (std::size_t i = 0; i < n; ++i) {
+                fn(view(batch[i]));
+                m_queue->pool().release(batch[i]);
+            }
+            total += n;
+        }
+        return total;
+    }
+    [[nodiscard]] std::uint64_t drops() const noexcept { return m_queue->drops(); }
+    [[nodiscard]] std::uint64_t delivered() const noexcept { return m_queue->delivered(); }
+    [[nodiscard]] std::size_t depth() const noexcept { return m_queue->depth(); }
+
+private:
+    PacketSubscription(pipeline::Station& station, std::shared_ptr<pipeline::PacketSubscriptionQueue> queue);
+    [[nodiscard]] PacketView view(pipeline::PacketHandle h) const noexcept;
+    pipeline::Station& m_station;
+    std::shared_ptr<pipeline::PacketSubscriptionQueue> m_queue;
+};
+
+// Reads the newest value of any parameter of any stream, whatever the packet type's mode: Process
+// Entire Packet types from the current value table; Process On Demand types by decoding the newest
+// kept packet now. Pass Thru types have no values (nullopt).
+class ParameterReader {
+public:
+    explicit ParameterReader(const pipeline::Station& station);
+    [[nodiscard]] std::optional<ParameterSample> read(std::uint16_t streamId, std::uint32_t parameterId);
+    [[nodiscard]] std::optional<ParameterSample> read(std::string_view stream, std::string_view qualifiedName);
+
+private:
+    const pipeline::Station& m_station;
+    std::vector<std::uint8_t> m_packet; // the largest packet of any type
+};
+
+class ParameterSubscription {
+public:
+    struct Options {
+        std::string name = "parameters";
+        std::string stream;                  // "" = every stream
+        std::vector<std::string> parameters; // qualified names "PACKET.PARAMETER"; empty = every parameter
+        Delivery delivery = Delivery::EverySample;
+        std::size_t capacity = 0;            // every sample: queue size in samples; 0 = the profile's
+                                             // Processed Parameter Queue Size × the largest packet's parameter count
+    };
+    // Errors: no such stream; a name that is not a parameter (all such names listed).
+    [[nodiscard]] static Result<std::unique_ptr<ParameterSubscription>> create(pipeline::Station& station, const Options& options);
+    ~ParameterSubscription();
+
+    // Every sample: the oldest queued samples. Newest: the current value of each subscribed parameter
+    // that changed since the previous poll (Process Entire Packet and Process On Demand types).
+    [[nodiscard]] std::size_t poll(std::span<ParameterSample> out);
+    [[nodiscard]] std::uint64_t drops() const noexcept;
+    [[nodiscard]] std::uint64_t delivered() const noexcept;
+
+    [[nodiscard]] const pipeline::ParameterInfo& info(std::uint32_t parameterId) const { return m_station.types().parameter(parameterId); }
+
+private:
+    ParameterSubscription(pipeline::Station& station, Delivery delivery);
+    pipeline::Station& m_station;
+    Delivery m_delivery;
+    std::shared_ptr<pipeline::ParameterSubscriptionQueue> m_queue; // every sample
+    // Newest value: the parameters, per stream, and the packet types' update counts at the last poll.
+    std::vector<std::uint16_t> m_streams;
+    std::vector<std::uint32_t> m_parameters;
+    std::vector<std::vector<std::uint64_t>> m_seenUpdates; // [stream index][type]
+    ParameterReader m_reader;
+    std::uint64_t m_delivered = 0;
+};
+
+} // namespace telestation::api

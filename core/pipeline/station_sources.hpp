@@ -1,0 +1,31 @@
+// A stream's source as the station drives it: a live receiver (core/io) or a recording played back
+// (core/record). Internal to core/pipeline.
+#pragma once
+
+#include "core/common/result.hpp"
+#include "core/io/endpoint.hpp"
+#include "core/io/receiver.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace telestation::pipeline {
+
+class Source {
+public:
+    virtual ~Source() = default;
+    // Delivers what is available (waits at most `timeout`).
+    virtual std::size_t poll(std::chrono::milliseconds timeout, io::PacketSink& sink) = 0;
+    [[nodiscard]] virtual std::string state() const = 0;
+    [[nodiscard]] virtual std::uint16_t localPort() const = 0;
+    [[nodiscard]] virtual io::ReceiverStats stats() const = 0;
+    [[nodiscard]] virtual double progress() const { return -1; } // playback: 0..1
+    [[nodiscard]] virtual bool finished() const { return false; } // playback: every record played
+};
+
+[[nodiscard]] Result<std::unique_ptr<Source>> openSource(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
+                                                         int receiveBufferBytes);
+
+} // namespace telestation::pipeline

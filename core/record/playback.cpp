@@ -1,0 +1,585 @@
+// Playback: the catalog read without writing to it, the selection, one segment reader per stream and a
+// merge by receive time across the streams, paced by due times on the steady clock.
+#include "core/record/playback.hpp"
+
+#include "core/record/record_detail.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <tuple>
+
+namespace telestation::record {
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kCatalogFile = "catalog.sqlite";
+constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+// While skipping records outside the time range, look at the clock this often so that a long skip
+// still returns within the timeout.
+constexpr std::uint64_t kSkipsPerClockCheck = 256;
+
+Error pathError(const std::string& path, std::string message)
+{
+    return Error{std::move(message), {path, 0, 0}};
+}
+
+bool allDigits(std::string_view text)
+{
+    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+    return !text.empty() && std::all_of(text.begin(), text.end(), digit);
+}
+
+// A non-negative decimal without exponent ("1", "0.5"), as io::parseEndpoint accepts for speed=.
+std::optional<double> parseSpeed(std::string_view text)
+{
+    const auto dot = text.find('.');
+    const bool decimal = dot == std::string_view::npos
+                           ? allDigits(text)
+                           : allDigits(text.substr(0, dot)) && allDigits(text.substr(dot + 1));
+    if (!decimal)
+        return std::nullopt;
+    double value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const auto& name : names)
+        out += (out.empty() ? "" : ", ") + name;
+    return out.empty() ? "none" : out;
+}
+
+// ---- the catalog, read-only ------------------------------------------------------------------------
+
+struct DbCloser {
+    void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+};
+struct StmtFinalizer {
+    void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
+};
+
+std::string columnText(sqlite3_stmt* s, int column)
+{
+    const auto* p = sqlite3_column_text(s, column);
+    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s, column)))
+             : std::string();
+}
+
+SegmentState stateFromCode(std::string_view code)
+{
+    if (code == "OPEN")
+        return SegmentState::Open;
+    if (code == "CLOSED")
+        return SegmentState::Closed;
+    return SegmentState::Damaged;
+}
+
+// "file:" URI of a path, for SQLite's immutable=1 (URI syntax: '%', '?' and '#' escaped).
+std::string sqliteUri(const std::string& path)
+{
+    std::string uri = "file:";
+    for (const char c : path) {
+        if (c == '%')
+            uri += "%25";
+        else if (c == '?')
+            uri += "%3f";
+        else if (c == '#')
+            uri += "%23";
+        else
+            uri += c;
+    }
+    return uri + "?immutable=1";
+}
+
+Result<std::vector<SegmentInfo>> querySegments(sqlite3* db, const std::string& dbPath)
+{
+    const auto fail = [&](const std::string& what) { return pathError(dbPath, what + ": " + sqlite3_errmsg(db)); };
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &raw, nullptr) != SQLITE_OK)
+        return fail("cannot read the catalog");
+    std::unique_ptr<sqlite3_stmt, StmtFinalizer> pragma(raw);
+    if (sqlite3_step(pragma.get()) != SQLITE_ROW)
+        return fail("cannot read the catalog");
+    // The catalog's application_id is the record sync word 'TSRC' (recording_catalog.cpp).
+    if (sqlite3_column_int64(pragma.get(), 0) != static_cast<std::int64_t>(detail::kRecordSync))
+        return pathError(dbPath, "not a recording catalog");
+
+    constexpr const char* kSql =
+        "SELECT id, file, stream, sequence, first_time_ns, last_time_ns, packets, bytes, state, problem "
+        "FROM segment ORDER BY stream, sequence";
+    if (sqlite3_prepare_v2(db, kSql, -1, &raw, nullptr) != SQLITE_OK)
+        return fail("cannot read the catalog");
+    std::unique_ptr<sqlite3_stmt, StmtFinalizer> stmt(raw);
+    std::vector<SegmentInfo> out;
+    int rc = SQLITE_OK;
+    while ((rc = sqlite3_step(stmt.get())) == SQLITE_ROW) {
+        SegmentInfo info;
+        info.id = sqlite3_column_int64(stmt.get(), 0);
+        info.file = columnText(stmt.get(), 1);
+        info.streamName = columnText(stmt.get(), 2);
+        info.sequence = static_cast<std::uint64_t>(sqlite3_column_int64(stmt.get(), 3));
+        info.firstTimeNs = sqlite3_column_int64(stmt.get(), 4);
+        info.lastTimeNs = sqlite3_column_int64(stmt.get(), 5);
+        info.packets = static_cast<std::uint64_t>(sqlite3_column_int64(stmt.get(), 6));
+        info.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(stmt.get(), 7));
+        info.state = stateFromCode(columnText(stmt.get(), 8));
+        info.problem = columnText(stmt.get(), 9);
+        out.push_back(std::move(info));
+    }
+    if (rc != SQLITE_DONE)
+        return fail("cannot read the catalog");
+    return out;
+}
+
+// Reads the catalog without writing to it: RecordingCatalog::open would recover OPEN segments (which
+// may be the recorder's current ones) and needs a writable directory. A WAL database on read-only
+// media cannot be opened read-only without its -shm file; it is then read as immutable.
+Result<std::vector<SegmentInfo>> readCatalog(const std::string& dbPath)
+{
+    sqlite3* raw = nullptr;
+    int rc = sqlite3_open_v2(dbPath.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+    std::unique_ptr<sqlite3, DbCloser> db(raw);
+    if (rc == SQLITE_OK) {
+        sqlite3_busy_timeout(raw, 5000);
+        auto segments = querySegments(raw, dbPath);
+        if (segments || segments.error().message.find("not a recording catalog") != std::string::npos)
+            return segments;
+    }
+    db.reset();
+    raw = nullptr;
+    rc = sqlite3_open_v2(sqliteUri(dbPath).c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+    db.reset(raw);
+    if (rc != SQLITE_OK)
+        return pathError(dbPath,
+                         std::string("cannot open the catalog: ") + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
+    return querySegments(raw, dbPath);
+}
+
+// Counts and times of a segment from the file itself (OPEN segments, damaged ones the catalog could not
+// count, single files).
+void fillFromScan(SegmentInfo& info, const std::string& path)
+{
+    auto summary = detail::summarizeSegment(path);
+    if (!summary)
+        return; // reported when playback reaches the segment and cannot open it either
+    info.packets = summary->scan.records;
+    info.firstTimeNs = summary->firstTimeNs;
+    info.lastTimeNs = summary->lastTimeNs;
+    info.bytes = summary->fileSize;
+    info.apidPackets = summary->apidPackets;
+}
+
+} // namespace
+
+// ---- options ---------------------------------------------------------------------------------------
+
+double PlaybackProgress::fraction() const noexcept
+{
+    if (finished)
+        return 1.0;
+    if (recordsTotal == 0)
+        return 0.0;
+    return std::min(1.0, static_cast<double>(recordsPlayed + recordsSkipped) / static_cast<double>(recordsTotal));
+}
+
+std::optional<std::int64_t> parseTimeNs(std::string_view text)
+{
+    if (allDigits(text)) {
+        std::int64_t value = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || end != text.data() + text.size())
+            return std::nullopt;
+        return value;
+    }
+    // YYYY-MM-DDTHH:MM:SS[.F]Z
+    const auto field = [&](std::size_t at, std::size_t count, int& out) {
+        if (at + count > text.size() || !allDigits(text.substr(at, count)))
+            return false;
+        out = 0;
+        for (std::size_t i = at; i < at + count; ++i)
+            out = out * 10 + (text[i] - '0');
+        return true;
+    };
+    const auto is = [&](std::size_t at, char c) { return at < text.size() && text[at] == c; };
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    if (!field(0, 4, year) || !is(4, '-') || !field(5, 2, month) || !is(7, '-') || !field(8, 2, day) || !is(10, 'T')
+        || !field(11, 2, hour) || !is(13, ':') || !field(14, 2, minute) || !is(16, ':') || !field(17, 2, second))
+        return std::nullopt;
+    std::size_t pos = 19;
+    std::int64_t fraction = 0;
+    if (is(pos, '.')) {
+        const std::size_t start = ++pos;
+        while (pos < text.size() && pos - start < 10 && std::isdigit(static_cast<unsigned char>(text[pos])) != 0)
+            fraction = fraction * 10 + (text[pos++] - '0');
+        const std::size_t digits = pos - start;
+        if (digits == 0 || digits > 9)
+            return std::nullopt;
+        for (std::size_t i = digits; i < 9; ++i)
+            fraction *= 10;
+    }
+    if (!is(pos, 'Z') || pos + 1 != text.size() || hour > 23 || minute > 59 || second > 59)
+        return std::nullopt;
+    const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
+                                           std::chrono::day(static_cast<unsigned>(day))};
+    if (!date.ok())
+        return std::nullopt;
+    const std::int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
+    const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second;
+    if (seconds < 0 || seconds > (std::numeric_limits<std::int64_t>::max() - fraction) / kNsPerSecond)
+        return std::nullopt;
+    return seconds * kNsPerSecond + fraction;
+}
+
+Result<PlaybackOptions> playbackOptionsFromQuery(std::span<const std::pair<std::string, std::string>> query)
+{
+    PlaybackOptions options;
+    bool haveSpeed = false, haveFrom = false, haveTo = false;
+    for (const auto& [key, value] : query) {
+        const auto quotedValue = "'" + value + "'";
+        if (key == "speed") {
+            const auto speed = parseSpeed(value);
+            if (haveSpeed)
+                return Error{"speed is given twice", {}};
+            if (!speed)
+                return Error{"speed " + quotedValue + " is not a number >= 0", {}};
+            options.speed = *speed;
+            haveSpeed = true;
+        } else if (key == "from" || key == "to") {
+            bool& have = key == "from" ? haveFrom : haveTo;
+            if (have)
+                return Error{key + " is given twice", {}};
+            const auto time = parseTimeNs(value);
+            if (!time)
+                return Error{
+                    key + " " + quotedValue + " is not a time (integer ns since the Unix epoch or ISO-8601 UTC)", {}};
+            (key == "from" ? options.fromNs : options.toNs) = *time;
+            have = true;
+        } else if (key == "stream") {
+            if (value.empty())
+                return Error{"empty stream name", {}};
+            options.streams.push_back(value);
+        } else {
+            return Error{"unknown playback option '" + key + "' (expected speed, from, to or stream)", {}};
+        }
+    }
+    if (options.fromNs != 0 && options.toNs != 0 && options.fromNs > options.toNs)
+        return Error{"to is before from", {}};
+    return options;
+}
+
+// ---- PlaybackSource --------------------------------------------------------------------------------
+
+struct PlaybackSource::Impl {
+    // One per selected stream: its segments in play order, the open reader and its pending record.
+    struct Cursor {
+        std::vector<std::size_t> segments; // indices into Impl::segments
+        std::size_t next = 0;              // the next of `segments` to open
+        std::size_t current = 0;           // index into Impl::segments of the open one
+        std::unique_ptr<SegmentReader> reader;
+        std::uint64_t readFromSegment = 0;
+        bool pending = false; // meta/payload hold the next record of this stream
+        RecordMeta meta;
+        std::vector<std::uint8_t> payload;
+    };
+
+    std::string directory; // segment files are relative to it
+    PlaybackOptions options;
+    std::int64_t lowNs = std::numeric_limits<std::int64_t>::min();
+    std::int64_t highNs = std::numeric_limits<std::int64_t>::max();
+    std::vector<SegmentInfo> segments;
+    std::vector<Cursor> cursors;
+
+    bool started = false; // pacing: the first delivered record's time and wall time
+    std::int64_t firstRecordNs = 0;
+    Clock::time_point firstRecordWall;
+
+    std::atomic<std::uint64_t> recordsTotal{0};
+    std::atomic<std::uint64_t> recordsPlayed{0};
+    std::atomic<std::uint64_t> recordsSkipped{0};
+    std::atomic<std::uint64_t> segmentsDone{0};
+    std::atomic<bool> done{false};
+    mutable std::mutex problemMutex;
+    std::string problem;
+
+    void report(const SegmentInfo& info, const std::string& what)
+    {
+        spdlog::warn("playback of {}: {}: {}", directory.empty() ? "." : directory, info.file, what);
+        const std::lock_guard lock(problemMutex);
+        problem += (problem.empty() ? "" : "; ") + info.file + ": " + what;
+    }
+
+    // The segment's expected count was in recordsTotal; now that it is read, what it really had is.
+    void endSegment(Cursor& c)
+    {
+        const SegmentInfo& info = segments[c.current];
+        if (c.reader) {
+            switch (c.reader->end()) {
+            case SegmentEnd::Clean: break;
+            case SegmentEnd::TruncatedRecord: report(info, "truncated: " + c.reader->problem()); break;
+            case SegmentEnd::Damaged:
+                report(info, "damaged: " + c.reader->problem() + "; the rest of this segment is skipped");
+                break;
+            }
+        }
+        // One update, so that a reader never sees a total that is off in between.
+        if (c.readFromSegment > info.packets)
+            recordsTotal.fetch_add(c.readFromSegment - info.packets, std::memory_order_relaxed);
+        else if (c.readFromSegment < info.packets)
+            recordsTotal.fetch_sub(info.packets - c.readFromSegment, std::memory_order_relaxed);
+        segmentsDone.fetch_add(1, std::memory_order_relaxed);
+        c.reader.reset();
+    }
+
+    // Reads the cursor's next record, going on to its next segment at the end of one.
+    void advance(Cursor& c)
+    {
+        c.pending = false;
+        while (true) {
+            if (c.reader) {
+                if (c.reader->next(c.meta, c.payload)) {
+                    ++c.readFromSegment;
+                    c.pending = true;
+                    return;
+                }
+                endSegment(c);
+            }
+            if (c.next == c.segments.size())
+                return;
+            c.current = c.segments[c.next++];
+            c.readFromSegment = 0;
+            const SegmentInfo& info = segments[c.current];
+            auto reader = SegmentReader::open(fs::path(directory).append(info.file).string());
+            if (!reader) {
+                report(info, "cannot read: " + reader.error().message);
+                endSegment(c);
+                continue;
+            }
+            c.reader = std::move(*reader);
+        }
+    }
+
+    // The stream whose pending record is the earliest (the first such stream on equal times).
+    Cursor* earliest()
+    {
+        Cursor* best = nullptr;
+        for (auto& c : cursors)
+            if (c.pending && (!best || c.meta.receiveTimeNs < best->meta.receiveTimeNs))
+                best = &c;
+        return best;
+    }
+
+    Clock::time_point dueTime(std::int64_t receiveTimeNs) const
+    {
+        // The difference exactly (a double of a 2026 time in ns is off by up to 128 ns); in double only
+        // when it does not fit in 64 bits.
+        std::int64_t differenceNs = 0;
+        const double offsetNs = (__builtin_sub_overflow(receiveTimeNs, firstRecordNs, &differenceNs)
+                                     ? static_cast<double>(receiveTimeNs) - static_cast<double>(firstRecordNs)
+                                     : static_cast<double>(differenceNs))
+                              / options.speed;
+        if (offsetNs <= 0)
+            return firstRecordWall;
+        // Rounded up: a record is never due before its time. Clamped far beyond any recording's length.
+        const double clamped = std::min(std::ceil(offsetNs), 1e18);
+        return firstRecordWall + std::chrono::nanoseconds(static_cast<std::int64_t>(clamped));
+    }
+};
+
+PlaybackSource::PlaybackSource(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+PlaybackSource::~PlaybackSource() = default;
+
+Result<std::unique_ptr<PlaybackSource>> PlaybackSource::open(const std::string& path, const PlaybackOptions& options)
+{
+    if (!(options.speed >= 0) || !std::isfinite(options.speed))
+        return pathError(path, "playback speed " + std::to_string(options.speed) + " is not a number >= 0");
+    if (options.fromNs != 0 && options.toNs != 0 && options.fromNs > options.toNs)
+        return pathError(path, "the playback time range ends before it starts (from " + std::to_string(options.fromNs)
+                                   + " ns, to " + std::to_string(options.toNs) + " ns)");
+    auto impl = std::make_unique<Impl>();
+    impl->options = options;
+    if (options.fromNs != 0)
+        impl->lowNs = options.fromNs;
+    if (options.toNs != 0)
+        impl->highNs = options.toNs;
+
+    std::error_code ec;
+    const auto status = fs::status(path, ec);
+    if (status.type() == fs::file_type::not_found)
+        return pathError(path, "no such file or directory");
+    if (ec)
+        return pathError(path, "cannot read: " + ec.message());
+    std::vector<SegmentInfo> all;
+    if (fs::is_directory(status)) {
+        impl->directory = path;
+        const std::string dbPath = (fs::path(path) / kCatalogFile).string();
+        if (!fs::exists(dbPath, ec))
+            return pathError(path, "not a recording directory (it has no catalog.sqlite)");
+        auto catalog = readCatalog(dbPath);
+        if (!catalog)
+            return catalog.error();
+        all = std::move(*catalog);
+    } else {
+        // One segment file: it has to be one (header check); its counts come from a scan.
+        auto reader = SegmentReader::open(path);
+        if (!reader)
+            return reader.error();
+        const fs::path file(path);
+        impl->directory = file.parent_path().string();
+        SegmentInfo info;
+        info.file = file.filename().string();
+        info.streamName = (*reader)->header().streamName;
+        info.sequence = (*reader)->header().sequence;
+        info.state = SegmentState::Closed;
+        fillFromScan(info, path);
+        all.push_back(std::move(info));
+    }
+
+    // Names the options give must be in the recording: a typo should not play nothing silently.
+    for (const auto& stream : options.streams) {
+        if (std::none_of(all.begin(), all.end(), [&](const SegmentInfo& s) { return s.streamName == stream; })) {
+            std::vector<std::string> names;
+            for (const auto& s : all)
+                if (std::find(names.begin(), names.end(), s.streamName) == names.end())
+                    names.push_back(s.streamName);
+            return pathError(path, "stream '" + stream + "' is not in the recording (streams: " + joined(names) + ")");
+        }
+    }
+    for (const auto& segment : options.segments)
+        if (std::none_of(all.begin(), all.end(), [&](const SegmentInfo& s) { return s.file == segment; }))
+            return pathError(path, "segment '" + segment + "' is not in the recording");
+
+    const auto listed = [](const std::vector<std::string>& names, const std::string& name) {
+        return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
+    };
+    for (auto& info : all) {
+        if (!listed(options.streams, info.streamName) || !listed(options.segments, info.file))
+            continue;
+        // The catalog cannot count a segment still OPEN (being written, or left by a crash and not
+        // recovered yet), nor one it could not read at recovery: read the file.
+        const bool uncounted =
+            info.state == SegmentState::Open || (info.state == SegmentState::Damaged && info.packets == 0);
+        if (uncounted && fs::is_directory(status)) {
+            fillFromScan(info, (fs::path(path) / info.file).string());
+            if (info.packets == 0) { // still nothing: try it anyway, so that its problem is reported
+                impl->segments.push_back(std::move(info));
+                continue;
+            }
+        }
+        if (info.packets == 0)
+            continue; // an empty segment: nothing to play
+        if (info.lastTimeNs < impl->lowNs || info.firstTimeNs > impl->highNs)
+            continue;
+        impl->segments.push_back(std::move(info));
+    }
+    std::sort(impl->segments.begin(), impl->segments.end(), [](const SegmentInfo& a, const SegmentInfo& b) {
+        return std::tie(a.firstTimeNs, a.sequence, a.streamName, a.file)
+             < std::tie(b.firstTimeNs, b.sequence, b.streamName, b.file);
+    });
+
+    // One cursor per stream, in the order of the streams' first segments.
+    std::vector<std::string> streamOrder;
+    for (std::size_t i = 0; i < impl->segments.size(); ++i) {
+        const auto& name = impl->segments[i].streamName;
+        auto it = std::find(streamOrder.begin(), streamOrder.end(), name);
+        if (it == streamOrder.end()) {
+            streamOrder.push_back(name);
+            impl->cursors.emplace_back();
+            it = streamOrder.end() - 1;
+        }
+        impl->cursors[static_cast<std::size_t>(it - streamOrder.begin())].segments.push_back(i);
+        impl->recordsTotal.fetch_add(impl->segments[i].packets, std::memory_order_relaxed);
+    }
+    for (auto& cursor : impl->cursors)
+        impl->advance(cursor);
+    return std::unique_ptr<PlaybackSource>(new PlaybackSource(std::move(impl)));
+}
+
+std::size_t PlaybackSource::poll(std::chrono::milliseconds timeout, const Deliver& deliver, std::size_t maxRecords)
+{
+    Impl& d = *m_impl;
+    const auto deadline = Clock::now() + timeout;
+    std::size_t delivered = 0;
+    std::uint64_t skipped = 0;
+    while (delivered < maxRecords) {
+        Impl::Cursor* c = d.earliest();
+        if (!c) {
+            d.done.store(true, std::memory_order_release);
+            break;
+        }
+        const std::int64_t t = c->meta.receiveTimeNs;
+        if (t < d.lowNs || t > d.highNs) {
+            d.recordsSkipped.fetch_add(1, std::memory_order_relaxed);
+            d.advance(*c);
+            if (++skipped % kSkipsPerClockCheck == 0 && Clock::now() >= deadline)
+                break;
+            continue;
+        }
+        if (d.options.speed > 0) {
+            if (!d.started) {
+                d.started = true;
+                d.firstRecordNs = t;
+                d.firstRecordWall = Clock::now();
+            }
+            const auto due = d.dueTime(t);
+            if (due > Clock::now()) {
+                if (delivered > 0)
+                    break; // what is due went out; the caller gets control back before the next wait
+                if (due > deadline) {
+                    std::this_thread::sleep_until(deadline);
+                    break;
+                }
+                std::this_thread::sleep_until(due);
+            }
+        }
+        deliver(c->meta, std::span<const std::uint8_t>(c->payload));
+        d.recordsPlayed.fetch_add(1, std::memory_order_relaxed);
+        ++delivered;
+        d.advance(*c);
+    }
+    return delivered;
+}
+
+PlaybackProgress PlaybackSource::progress() const
+{
+    const Impl& d = *m_impl;
+    PlaybackProgress p;
+    // finished first: when it is true, the counters read after it are final.
+    p.finished = d.done.load(std::memory_order_acquire);
+    p.recordsTotal = d.recordsTotal.load(std::memory_order_relaxed);
+    p.recordsPlayed = d.recordsPlayed.load(std::memory_order_relaxed);
+    p.recordsSkipped = d.recordsSkipped.load(std::memory_order_relaxed);
+    p.segmentsTotal = d.segments.size();
+    p.segmentsDone = d.segmentsDone.load(std::memory_order_relaxed);
+    const std::lock_guard lock(d.problemMutex);
+    p.problem = d.problem;
+    return p;
+}
+
+bool PlaybackSource::finished() const noexcept
+{
+    return m_impl->done.load(std::memory_order_acquire);
+}
+
+const std::vector<SegmentInfo>& PlaybackSource::segments() const noexcept
+{
+    return m_impl->segments;
+}
+
+} // namespace telestation::record
