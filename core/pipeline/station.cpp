@@ -775,7 +775,7 @@ void Station::Impl::forwarderLoop()
         d.sender = std::move(*sender);
         return d.sender.get();
     };
-    const auto publish = [&](std::size_t index) {
+    const auto publish = [&](std::size_t index, bool withState) {
         Destination& d = dests[index];
         if (!d.sender)
             return;
@@ -793,7 +793,9 @@ void Station::Impl::forwarderLoop()
             event(connected ? EventSeverity::Info : EventSeverity::Warning, "",
                   "forward destination " + d.url + (connected ? " is up" : " is down"));
         }
-        std::string state = d.sender->state();
+        if (!withState)
+            return;
+        std::string state = d.sender->state(); // allocates: only on the periodic refresh
         if (state != d.lastState) {
             d.lastState = state;
             std::lock_guard lock(destinationMutex);
@@ -844,7 +846,7 @@ void Station::Impl::forwarderLoop()
                         }
                     }
                     if (d < dests.size())
-                        publish(d);
+                        publish(d, false);
                 }
                 for (std::size_t i = 0; i < n; ++i)
                     pool->release(batch[i]);
@@ -859,7 +861,7 @@ void Station::Impl::forwarderLoop()
                     if (io::Sender* sender = ensureOpen(d)) {
                         if (!sender->connected())
                             (void)sender->send({});
-                        publish(d);
+                        publish(d, true);
                     }
                 }
             }

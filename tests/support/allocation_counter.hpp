@@ -26,3 +26,12 @@ void* operator new(std::size_t size)
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// The nothrow forms too (std::stable_sort's temporary buffer uses them): otherwise they would come from
+// the runtime while their delete comes from here, which AddressSanitizer reports as a mismatch.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept
+{
+    telestation::test::g_allocationCount.fetch_add(1, std::memory_order_relaxed);
+    ++telestation::test::t_allocationCount;
+    return std::malloc(size != 0 ? size : 1);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
