@@ -159,7 +159,7 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
     for (std::uint16_t s = 0; s < station.streamCount(); ++s)
         if (*stream == pipeline::kAllStreams || *stream == s)
             sub->m_streams.push_back(s);
-    sub->m_seenUpdates.assign(sub->m_streams.size(), std::vector<std::uint64_t>(types.typeCount(), 0));
+    sub->m_seenUpdates.assign(sub->m_streams.size() * sub->m_parameters.size(), 0);
     return sub;
 }
 
@@ -173,28 +173,26 @@ std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
 {
     if (m_queue)
         return m_queue->take(out);
-    // Newest value: look at the packet types whose update count moved since the last poll.
+    // Newest value: each subscribed parameter remembers the update count of its packet type when it
+    // was last delivered; a parameter is due when the count moved. A full buffer leaves the rest due
+    // for the next poll, which goes on from where this one stopped (no parameter is starved).
     std::size_t n = 0;
     const auto& types = m_station.types();
-    for (std::size_t si = 0; si < m_streams.size() && n < out.size(); ++si) {
+    const std::size_t total = m_streams.size() * m_parameters.size();
+    const std::size_t start = m_cursor;
+    for (std::size_t step = 0; step < total && n < out.size(); ++step) {
+        const std::size_t at = (start + step) % total;
+        const std::size_t si = at / m_parameters.size();
+        const std::uint32_t id = m_parameters[at % m_parameters.size()];
         const std::uint16_t stream = m_streams[si];
-        const auto& values = m_station.currentValues(stream);
-        auto& seen = m_seenUpdates[si];
-        std::vector<std::uint64_t> now(types.typeCount());
-        for (std::uint32_t t = 1; t < types.typeCount(); ++t)
-            now[t] = values.updates(t);
-        for (const std::uint32_t id : m_parameters) {
-            if (n == out.size())
-                break;
-            const std::uint32_t type = types.parameter(id).typeIndex;
-            if (now[type] == seen[type])
-                continue;
-            if (auto sample = m_reader.read(stream, id))
-                out[n++] = *sample;
-        }
-        // Types whose parameters did not all fit stay "unseen" and are read again next time.
-        if (n < out.size())
-            seen = std::move(now);
+        const std::uint64_t updates = m_station.currentValues(stream).updates(types.parameter(id).typeIndex);
+        std::uint64_t& seen = m_seenUpdates[at];
+        if (updates == seen)
+            continue;
+        seen = updates;
+        if (auto sample = m_reader.read(stream, id))
+            out[n++] = *sample;
+        m_cursor = (at + 1) % total;
     }
     m_delivered += n;
     return n;

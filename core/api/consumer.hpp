@@ -120,7 +120,8 @@ private:
     // Newest value: the parameters, per stream, and the packet types' update counts at the last poll.
     std::vector<std::uint16_t> m_streams;
     std::vector<std::uint32_t> m_parameters;
-    std::vector<std::vector<std::uint64_t>> m_seenUpdates; // [stream index][type]
+    std::vector<std::uint64_t> m_seenUpdates; // per (stream index, parameter): the type's update count when delivered
+    std::size_t m_cursor = 0;                 // where the next poll starts
     ParameterReader m_reader;
     std::uint64_t m_delivered = 0;
 };

@@ -32,6 +32,7 @@ struct PacketMeta {
     std::uint32_t typeIndex = 0;    // the packet type's index in the stream's table (router)
     std::uint16_t transportHeaderBytes = 0;
     std::uint16_t flags = 0;        // bit 0: malformed
+    std::uint64_t forwardMask = 0;  // the router's choice of forward destinations (bit i: destination i)
 };
 
 struct PoolOptions {

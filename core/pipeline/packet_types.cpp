@@ -106,6 +106,18 @@ std::optional<std::uint32_t> PacketTypeTable::typeByKey(std::uint16_t apid, std:
     return std::nullopt;
 }
 
+std::vector<std::uint32_t> PacketTypeTable::typesForSetting(std::uint16_t apid, std::optional<std::uint64_t> secondaryId) const
+{
+    if (const auto exact = typeByKey(apid, secondaryId))
+        return {*exact};
+    std::vector<std::uint32_t> out;
+    if (!secondaryId)
+        for (std::size_t i = 0; i < m_defs.size(); ++i)
+            if (m_defs[i].apid == apid)
+                out.push_back(static_cast<std::uint32_t>(i + 1));
+    return out;
+}
+
 std::optional<std::uint32_t> PacketTypeTable::parameterId(std::string_view qualifiedName) const
 {
     const auto it = m_parameterIds.find(std::string(qualifiedName));

@@ -58,6 +58,10 @@ public:
     [[nodiscard]] std::optional<std::uint32_t> typeByName(std::string_view packetName) const;
     // The type with this APID and secondary id (the one without a secondary id when none is given).
     [[nodiscard]] std::optional<std::uint32_t> typeByKey(std::uint16_t apid, std::optional<std::uint64_t> secondaryId) const;
+    // The types a packet setting applies to: with a secondary id, that type; with an APID only, the
+    // type defined without a secondary id, or else every type of the APID (those with a setting of
+    // their own are the caller's to keep). Empty when nothing is defined.
+    [[nodiscard]] std::vector<std::uint32_t> typesForSetting(std::uint16_t apid, std::optional<std::uint64_t> secondaryId) const;
 
     [[nodiscard]] std::uint32_t totalParameters() const noexcept { return static_cast<std::uint32_t>(m_parameters.size()); }
     [[nodiscard]] const ParameterInfo& parameter(std::uint32_t id) const { return m_parameters[id]; }

@@ -492,6 +492,7 @@ std::size_t Station::Impl::routeBatch(Stream& s, const std::vector<TypeSettings>
             pool->release(h);
             continue;
         }
+        meta.forwardMask = ts.forwardMask; // the forwarder follows the router's decision for this packet
         const std::uint32_t extra = (ts.record ? 1u : 0u) + (ts.forwardMask != 0 ? 1u : 0u);
         if (extra > 0)
             pool->addRef(h, extra);
@@ -743,13 +744,11 @@ void Station::Impl::forwarderLoop()
         std::string lastState;
     };
     std::vector<Destination> dests;
-    std::vector<std::vector<TypeSettings>> local;
     std::uint64_t version = 0;
-    const auto refresh = [&] {
+    const auto refresh = [&] { // new destinations (the packets carry the router's choice)
         if (settingsVersion.load(std::memory_order_acquire) == version)
             return;
         std::lock_guard lock(settingsMutex);
-        local = settings;
         for (std::size_t i = dests.size(); i < destinations.size(); ++i)
             dests.push_back(Destination{destinations[i], nullptr, {}, false, {}});
         version = settingsVersion.load(std::memory_order_relaxed);
@@ -820,15 +819,16 @@ void Station::Impl::forwarderLoop()
                     continue;
                 std::uint64_t used = 0;
                 for (std::size_t i = 0; i < n; ++i)
-                    used |= local[s.id][pool->meta(batch[i]).typeIndex].forwardMask;
+                    used |= pool->meta(batch[i]).forwardMask;
                 while (used != 0) {
                     const auto d = static_cast<std::size_t>(std::countr_zero(used));
                     used &= used - 1;
                     const std::uint64_t bit = std::uint64_t{1} << d;
                     std::size_t m = 0;
                     for (std::size_t i = 0; i < n; ++i) {
-                        const std::uint32_t type = pool->meta(batch[i]).typeIndex;
-                        if (local[s.id][type].forwardMask & bit) {
+                        const PacketMeta& meta = pool->meta(batch[i]);
+                        const std::uint32_t type = meta.typeIndex;
+                        if (meta.forwardMask & bit) {
                             spans[m] = pool->bytes(batch[i]);
                             typesOf[m++] = type;
                         }
@@ -907,22 +907,28 @@ Result<std::unique_ptr<Station>> Station::create(const config::StationProfile& p
                                                profile.queues, impl->types);
         std::vector<TypeSettings> perType(impl->types.typeCount());
         perType[kUnknownType] = impl->toTypeSettings(sp.unknownMode, sp.recordUnknown, sp.forwardUnknown);
-        for (const auto& ps : sp.packets) {
-            const auto type = impl->types.typeByKey(ps.apid, ps.secondaryId);
-            if (!type) {
-                problem(where + ": APID " + std::to_string(ps.apid)
-                        + (ps.secondaryId ? " secondary id " + std::to_string(*ps.secondaryId) : std::string())
-                        + " has no packet definition in the mission database");
-                continue;
+        // APID-only settings first, so that the more specific (APID, secondary id) ones win.
+        for (const bool specific : {false, true}) {
+            for (const auto& ps : sp.packets) {
+                if (ps.secondaryId.has_value() != specific)
+                    continue;
+                const auto types = impl->types.typesForSetting(ps.apid, ps.secondaryId);
+                if (types.empty()) {
+                    problem(where + ": APID " + std::to_string(ps.apid)
+                            + (ps.secondaryId ? " secondary id " + std::to_string(*ps.secondaryId) : std::string())
+                            + " has no packet definition in the mission database");
+                    continue;
+                }
+                for (const std::uint32_t type : types)
+                    perType[type] = impl->toTypeSettings(ps.mode, ps.record, ps.forward);
             }
-            perType[*type] = impl->toTypeSettings(ps.mode, ps.record, ps.forward);
         }
-        for (const auto& url : impl->destinations)
-            if (auto e = io::parseEndpoint(url); !e || e->scheme == io::Scheme::File)
-                problem(where + ": forward destination " + url + ": " + (e ? "file:// cannot be a destination" : e.error().message));
         impl->settings.push_back(std::move(perType));
         impl->streams.push_back(std::move(stream));
     }
+    for (const auto& url : impl->destinations)
+        if (auto e = io::parseEndpoint(url); !e || e->scheme == io::Scheme::File)
+            problem("forward destination " + url + ": " + (e ? "file:// cannot be a destination" : e.error().message));
     if (impl->destinations.size() > kMaxDestinations)
         problem("more than " + std::to_string(kMaxDestinations) + " forward destinations");
     if (!problems.empty())
@@ -1037,8 +1043,8 @@ Status Station::setPacketSettings(std::string_view stream, const config::PacketS
     const auto id = streamId(stream);
     if (!id)
         return Error{"no stream named " + std::string(stream), {}};
-    const auto type = d.types.typeByKey(settings.apid, settings.secondaryId);
-    if (!type)
+    const auto types = d.types.typesForSetting(settings.apid, settings.secondaryId);
+    if (types.empty())
         return Error{"APID " + std::to_string(settings.apid) + " has no packet definition in the mission database", {}};
     if (settings.mode == ProcessingMode::Discard)
         return Error{"discard is only for unknown packets", {}};
@@ -1048,8 +1054,18 @@ Status Station::setPacketSettings(std::string_view stream, const config::PacketS
     std::lock_guard lock(d.settingsMutex);
     if (d.destinations.size() + settings.forward.size() > kMaxDestinations)
         return Error{"more than " + std::to_string(kMaxDestinations) + " forward destinations", {}};
-    d.settings[*id][*type] = d.toTypeSettings(settings.mode, settings.record, settings.forward);
     auto& packets = d.profile.streams[*id].packets;
+    const TypeSettings applied = d.toTypeSettings(settings.mode, settings.record, settings.forward);
+    for (const std::uint32_t type : types) {
+        // An APID-only setting leaves the types that have a (APID, secondary id) setting of their own.
+        const auto& def = d.types.definition(type);
+        const bool ownSetting = !settings.secondaryId && def.secondaryId
+                                && std::any_of(packets.begin(), packets.end(), [&](const config::PacketSettings& p) {
+                                       return p.apid == def.apid && p.secondaryId == def.secondaryId->value;
+                                   });
+        if (!ownSetting)
+            d.settings[*id][type] = applied;
+    }
     const auto it = std::find_if(packets.begin(), packets.end(), [&](const config::PacketSettings& p) {
         return p.apid == settings.apid && p.secondaryId == settings.secondaryId;
     });
