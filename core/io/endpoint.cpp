@@ -2,6 +2,8 @@
 // where it is (Error::where.column holds the same position 1-based).
 #include "core/io/endpoint.hpp"
 
+#include "core/common/time_text.hpp"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -112,78 +114,6 @@ constexpr std::size_t kMaxStreamNameLength = 32; // as core/record's segment hea
     return -1;
 }
 
-[[nodiscard]] bool allDigits(std::string_view text)
-{
-    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
-    return !text.empty() && std::all_of(text.begin(), text.end(), digit);
-}
-
-// A non-negative decimal number without exponent: "1", "0.5", "10.25".
-[[nodiscard]] bool isSpeed(std::string_view text)
-{
-    const auto dot = text.find('.');
-    const bool decimal = dot == std::string_view::npos
-                           ? allDigits(text)
-                           : allDigits(text.substr(0, dot)) && allDigits(text.substr(dot + 1));
-    if (!decimal)
-        return false;
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
-    return ec == std::errc() && end == text.data() + text.size() && std::isfinite(value);
-}
-
-// Integer ns since the Unix epoch, or ISO-8601 UTC "YYYY-MM-DDTHH:MM:SS[.F]Z" with 1..9 fraction digits.
-// Times before 1970 and beyond the 64-bit ns range (2262) are not times a recording can have.
-[[nodiscard]] std::optional<std::int64_t> parseTimeNs(std::string_view text)
-{
-    if (allDigits(text)) {
-        std::int64_t value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec != std::errc() || end != text.data() + text.size())
-            return std::nullopt;
-        return value;
-    }
-    const auto number = [&](std::size_t at, std::size_t count, int& out) {
-        if (at + count > text.size() || !allDigits(text.substr(at, count)))
-            return false;
-        out = 0;
-        for (std::size_t i = at; i < at + count; ++i)
-            out = out * 10 + (text[i] - '0');
-        return true;
-    };
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-    if (!number(0, 4, year) || text.size() < 20 || text[4] != '-' || !number(5, 2, month) || text[7] != '-'
-        || !number(8, 2, day) || text[10] != 'T' || !number(11, 2, hour) || text[13] != ':' || !number(14, 2, minute)
-        || text[16] != ':' || !number(17, 2, second))
-        return std::nullopt;
-    std::size_t pos = 19;
-    std::int64_t fraction = 0;
-    if (text[pos] == '.') {
-        const std::size_t start = ++pos;
-        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) != 0)
-            fraction = fraction * 10 + (text[pos++] - '0');
-        const std::size_t digits = pos - start;
-        if (digits == 0 || digits > 9)
-            return std::nullopt;
-        for (std::size_t i = digits; i < 9; ++i)
-            fraction *= 10;
-    }
-    if (pos + 1 != text.size() || text[pos] != 'Z')
-        return std::nullopt;
-    if (hour > 23 || minute > 59 || second > 59)
-        return std::nullopt;
-    const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
-                                           std::chrono::day(static_cast<unsigned>(day))};
-    if (!date.ok())
-        return std::nullopt;
-    const std::int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
-    const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second;
-    constexpr std::int64_t kNsPerSecond = 1'000'000'000;
-    if (seconds < 0 || seconds > (std::numeric_limits<std::int64_t>::max() - fraction) / kNsPerSecond)
-        return std::nullopt;
-    return seconds * kNsPerSecond + fraction;
-}
-
 [[nodiscard]] bool isStreamName(std::string_view name)
 {
     return !name.empty() && name.size() <= kMaxStreamNameLength && std::all_of(name.begin(), name.end(), [](char c) {
@@ -273,7 +203,7 @@ constexpr std::string_view kTimeFormats =
         if (key == "speed") {
             if (haveSpeed)
                 return parseError(url, "speed is given twice", keyOffset);
-            if (!isSpeed(value))
+            if (!text::parsePlainDecimal(value).has_value())
                 return parseError(url,
                                   "speed " + quoted(value)
                                       + " is not a number >= 0 (e.g. speed=1, speed=0.5; 0 = as fast as possible)",
@@ -283,7 +213,7 @@ constexpr std::string_view kTimeFormats =
             std::optional<std::int64_t>& bound = key == "from" ? from : to;
             if (bound)
                 return parseError(url, std::string(key) + " is given twice", keyOffset);
-            bound = parseTimeNs(value);
+            bound = text::parseTimeNs(value);
             if (!bound)
                 return parseError(
                     url, std::string(key) + " " + quoted(value) + " is not a time (" + std::string(kTimeFormats) + ")",

@@ -252,6 +252,12 @@ struct Station::Impl {
 
     template <typename Service, typename HasWork>
     void workerLoop(Doorbell& bell, const std::atomic<bool>& upstreamDone, Service&& service, HasWork&& hasWork);
+    // The loop of a worker that services one queue of every stream: `before()` once per round (settings
+    // refresh), `handle(stream, batch)` for each batch taken; ends when the router has ended and the
+    // queues are empty.
+    template <typename Before, typename Handle>
+    void queueWorkerLoop(Doorbell& bell, PacketQueue Stream::*queue, Before&& before, Handle&& handle);
+    [[nodiscard]] bool anyQueued(PacketQueue Stream::*queue) const noexcept;
 };
 
 void Station::Impl::event(EventSeverity severity, std::string stream, std::string text)
@@ -319,6 +325,37 @@ void Station::Impl::workerLoop(Doorbell& bell, const std::atomic<bool>& upstream
         }
         bell.wait(ticket, options.pollTimeout);
     }
+}
+
+bool Station::Impl::anyQueued(PacketQueue Stream::*queue) const noexcept
+{
+    for (const auto& s : streams)
+        if (((*s).*queue).ring.size() > 0)
+            return true;
+    return false;
+}
+
+template <typename Before, typename Handle>
+void Station::Impl::queueWorkerLoop(Doorbell& bell, PacketQueue Stream::*queue, Before&& before, Handle&& handle)
+{
+    std::array<PacketHandle, kBatch> batch{};
+    workerLoop(
+        bell, routerDone,
+        [&] {
+            before();
+            std::size_t work = 0;
+            for (auto& s : streams) {
+                PacketQueue& q = (*s).*queue;
+                const std::size_t n = q.ring.popBatch(batch);
+                if (n == 0)
+                    continue;
+                handle(*s, std::span<const PacketHandle>(batch.data(), n));
+                bump(q.done, n);
+                work += n;
+            }
+            return work;
+        },
+        [&] { return anyQueued(queue); });
 }
 
 // ---- Receiving ----------------------------------------------------------------------------------------
@@ -541,12 +578,7 @@ void Station::Impl::routerLoop()
                 work += routeBatch(*s, local[s->id]);
             return work;
         },
-        [&] {
-            for (auto& s : streams)
-                if (s->network.ring.size() > 0)
-                    return true;
-            return false;
-        });
+        [&] { return anyQueued(&Stream::network); });
     routerDone.store(true, std::memory_order_release);
     processorBell.ring();
     recorderBell.ring();
@@ -619,27 +651,10 @@ void Station::Impl::processorLoop()
         pool->release(h);
     };
 
-    workerLoop(
-        processorBell, routerDone,
-        [&] {
-            refresh();
-            std::size_t work = 0;
-            std::array<PacketHandle, kBatch> batch{};
-            for (auto& s : streams) {
-                const std::size_t n = s->process.ring.popBatch(batch);
-                for (std::size_t i = 0; i < n; ++i)
-                    processOne(*s, batch[i]);
-                bump(s->process.done, n);
-                work += n;
-            }
-            return work;
-        },
-        [&] {
-            for (auto& s : streams)
-                if (s->process.ring.size() > 0)
-                    return true;
-            return false;
-        });
+    queueWorkerLoop(processorBell, &Stream::process, refresh, [&](Stream& s, std::span<const PacketHandle> batch) {
+        for (const PacketHandle h : batch)
+            processOne(s, h);
+    });
 }
 
 // ---- Recorder -----------------------------------------------------------------------------------------
@@ -703,26 +718,10 @@ void Station::Impl::recorderLoop()
         pool->release(h);
     };
 
-    workerLoop(
-        recorderBell, routerDone,
-        [&] {
-            std::size_t work = 0;
-            std::array<PacketHandle, kBatch> batch{};
-            for (auto& s : streams) {
-                const std::size_t n = s->recordQueue.ring.popBatch(batch);
-                for (std::size_t i = 0; i < n; ++i)
-                    recordOne(*s, batch[i]);
-                bump(s->recordQueue.done, n);
-                work += n;
-            }
-            return work;
-        },
-        [&] {
-            for (auto& s : streams)
-                if (s->recordQueue.ring.size() > 0)
-                    return true;
-            return false;
-        });
+    queueWorkerLoop(recorderBell, &Stream::recordQueue, [] {}, [&](Stream& s, std::span<const PacketHandle> batch) {
+        for (const PacketHandle h : batch)
+            recordOne(s, h);
+    });
     for (auto& s : streams) {
         if (!s->recorder)
             continue;
@@ -802,77 +801,60 @@ void Station::Impl::forwarderLoop()
         }
     };
 
-    std::array<PacketHandle, kBatch> batch{};
     std::array<std::span<const std::uint8_t>, kBatch> spans{};
     std::array<std::uint32_t, kBatch> typesOf{};
     auto lastPublish = std::chrono::steady_clock::now();
 
-    workerLoop(
-        forwarderBell, routerDone,
-        [&] {
-            refresh();
-            std::size_t work = 0;
-            for (auto& sp : streams) {
-                Stream& s = *sp;
-                const std::size_t n = s.forward.ring.popBatch(batch);
-                if (n == 0)
-                    continue;
-                std::uint64_t used = 0;
-                for (std::size_t i = 0; i < n; ++i)
-                    used |= pool->meta(batch[i]).forwardMask;
-                while (used != 0) {
-                    const auto d = static_cast<std::size_t>(std::countr_zero(used));
-                    used &= used - 1;
-                    const std::uint64_t bit = std::uint64_t{1} << d;
-                    std::size_t m = 0;
-                    for (std::size_t i = 0; i < n; ++i) {
-                        const PacketMeta& meta = pool->meta(batch[i]);
-                        const std::uint32_t type = meta.typeIndex;
-                        if (meta.forwardMask & bit) {
-                            spans[m] = pool->bytes(batch[i]);
-                            typesOf[m++] = type;
-                        }
-                    }
-                    io::Sender* sender = d < dests.size() ? ensureOpen(d) : nullptr;
-                    const std::size_t sent = sender ? sender->send(std::span(spans.data(), m)) : 0;
-                    // Senders send in order and stop at the first packet they cannot send.
-                    for (std::size_t i = 0; i < m; ++i) {
-                        ForwarderTypeCounters& fc = s.forwarderCounters[typesOf[i]];
-                        if (i < sent) {
-                            bump(fc.forwarded);
-                            bump(fc.bytes, spans[i].size());
-                        } else {
-                            bump(fc.errors);
-                        }
-                    }
-                    if (d < dests.size())
-                        publish(d, false);
-                }
-                for (std::size_t i = 0; i < n; ++i)
-                    pool->release(batch[i]);
-                bump(s.forward.done, n);
-                work += n;
-            }
-            // Senders connect and reconnect on send calls; keep idle TCP destinations moving too.
-            const auto now = std::chrono::steady_clock::now();
-            if (now - lastPublish > 200ms) {
-                lastPublish = now;
-                for (std::size_t d = 0; d < dests.size(); ++d) {
-                    if (io::Sender* sender = ensureOpen(d)) {
-                        if (!sender->connected())
-                            (void)sender->send({});
-                        publish(d, true);
-                    }
+    const auto sendBatch = [&](Stream& s, std::span<const PacketHandle> batch) {
+        std::uint64_t used = 0;
+        for (const PacketHandle h : batch)
+            used |= pool->meta(h).forwardMask;
+        while (used != 0) {
+            const auto d = static_cast<std::size_t>(std::countr_zero(used));
+            used &= used - 1;
+            const std::uint64_t bit = std::uint64_t{1} << d;
+            std::size_t m = 0;
+            for (const PacketHandle h : batch) {
+                const PacketMeta& meta = pool->meta(h);
+                if (meta.forwardMask & bit) {
+                    spans[m] = pool->bytes(h);
+                    typesOf[m++] = meta.typeIndex;
                 }
             }
-            return work;
-        },
-        [&] {
-            for (auto& s : streams)
-                if (s->forward.ring.size() > 0)
-                    return true;
-            return false;
-        });
+            io::Sender* sender = d < dests.size() ? ensureOpen(d) : nullptr;
+            const std::size_t sent = sender ? sender->send(std::span(spans.data(), m)) : 0;
+            // Senders send in order and stop at the first packet they cannot send.
+            for (std::size_t i = 0; i < m; ++i) {
+                ForwarderTypeCounters& fc = s.forwarderCounters[typesOf[i]];
+                if (i < sent) {
+                    bump(fc.forwarded);
+                    bump(fc.bytes, spans[i].size());
+                } else {
+                    bump(fc.errors);
+                }
+            }
+            if (d < dests.size())
+                publish(d, false);
+        }
+        for (const PacketHandle h : batch)
+            pool->release(h);
+    };
+    const auto beforeRound = [&] {
+        refresh();
+        // Senders connect and reconnect on send calls; keep idle TCP destinations moving too.
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastPublish < 200ms)
+            return;
+        lastPublish = now;
+        for (std::size_t d = 0; d < dests.size(); ++d) {
+            if (io::Sender* sender = ensureOpen(d)) {
+                if (!sender->connected())
+                    (void)sender->send({});
+                publish(d, true);
+            }
+        }
+    };
+    queueWorkerLoop(forwarderBell, &Stream::forward, beforeRound, sendBatch);
 }
 
 // ---- Station ------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 // merge by receive time across the streams, paced by due times on the steady clock.
 #include "core/record/playback.hpp"
 
+#include "core/common/time_text.hpp"
+
 #include "core/record/record_detail.hpp"
 
 #include <spdlog/spdlog.h>
@@ -26,7 +28,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kCatalogFile = "catalog.sqlite";
-constexpr std::int64_t kNsPerSecond = 1'000'000'000;
 // While skipping records outside the time range, look at the clock this often so that a long skip
 // still returns within the timeout.
 constexpr std::uint64_t kSkipsPerClockCheck = 256;
@@ -34,28 +35,6 @@ constexpr std::uint64_t kSkipsPerClockCheck = 256;
 Error pathError(const std::string& path, std::string message)
 {
     return Error{std::move(message), {path, 0, 0}};
-}
-
-bool allDigits(std::string_view text)
-{
-    const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
-    return !text.empty() && std::all_of(text.begin(), text.end(), digit);
-}
-
-// A non-negative decimal without exponent ("1", "0.5"), as io::parseEndpoint accepts for speed=.
-std::optional<double> parseSpeed(std::string_view text)
-{
-    const auto dot = text.find('.');
-    const bool decimal = dot == std::string_view::npos
-                           ? allDigits(text)
-                           : allDigits(text.substr(0, dot)) && allDigits(text.substr(dot + 1));
-    if (!decimal)
-        return std::nullopt;
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-        return std::nullopt;
-    return value;
 }
 
 std::string joined(const std::vector<std::string>& names)
@@ -199,54 +178,6 @@ double PlaybackProgress::fraction() const noexcept
     return std::min(1.0, static_cast<double>(recordsPlayed + recordsSkipped) / static_cast<double>(recordsTotal));
 }
 
-std::optional<std::int64_t> parseTimeNs(std::string_view text)
-{
-    if (allDigits(text)) {
-        std::int64_t value = 0;
-        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-        if (ec != std::errc() || end != text.data() + text.size())
-            return std::nullopt;
-        return value;
-    }
-    // YYYY-MM-DDTHH:MM:SS[.F]Z
-    const auto field = [&](std::size_t at, std::size_t count, int& out) {
-        if (at + count > text.size() || !allDigits(text.substr(at, count)))
-            return false;
-        out = 0;
-        for (std::size_t i = at; i < at + count; ++i)
-            out = out * 10 + (text[i] - '0');
-        return true;
-    };
-    const auto is = [&](std::size_t at, char c) { return at < text.size() && text[at] == c; };
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-    if (!field(0, 4, year) || !is(4, '-') || !field(5, 2, month) || !is(7, '-') || !field(8, 2, day) || !is(10, 'T')
-        || !field(11, 2, hour) || !is(13, ':') || !field(14, 2, minute) || !is(16, ':') || !field(17, 2, second))
-        return std::nullopt;
-    std::size_t pos = 19;
-    std::int64_t fraction = 0;
-    if (is(pos, '.')) {
-        const std::size_t start = ++pos;
-        while (pos < text.size() && pos - start < 10 && std::isdigit(static_cast<unsigned char>(text[pos])) != 0)
-            fraction = fraction * 10 + (text[pos++] - '0');
-        const std::size_t digits = pos - start;
-        if (digits == 0 || digits > 9)
-            return std::nullopt;
-        for (std::size_t i = digits; i < 9; ++i)
-            fraction *= 10;
-    }
-    if (!is(pos, 'Z') || pos + 1 != text.size() || hour > 23 || minute > 59 || second > 59)
-        return std::nullopt;
-    const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(static_cast<unsigned>(month)),
-                                           std::chrono::day(static_cast<unsigned>(day))};
-    if (!date.ok())
-        return std::nullopt;
-    const std::int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
-    const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second;
-    if (seconds < 0 || seconds > (std::numeric_limits<std::int64_t>::max() - fraction) / kNsPerSecond)
-        return std::nullopt;
-    return seconds * kNsPerSecond + fraction;
-}
-
 Result<PlaybackOptions> playbackOptionsFromQuery(std::span<const std::pair<std::string, std::string>> query)
 {
     PlaybackOptions options;
@@ -254,7 +185,7 @@ Result<PlaybackOptions> playbackOptionsFromQuery(std::span<const std::pair<std::
     for (const auto& [key, value] : query) {
         const auto quotedValue = "'" + value + "'";
         if (key == "speed") {
-            const auto speed = parseSpeed(value);
+            const auto speed = text::parsePlainDecimal(value);
             if (haveSpeed)
                 return Error{"speed is given twice", {}};
             if (!speed)
@@ -265,7 +196,7 @@ Result<PlaybackOptions> playbackOptionsFromQuery(std::span<const std::pair<std::
             bool& have = key == "from" ? haveFrom : haveTo;
             if (have)
                 return Error{key + " is given twice", {}};
-            const auto time = parseTimeNs(value);
+            const auto time = text::parseTimeNs(value);
             if (!time)
                 return Error{
                     key + " " + quotedValue + " is not a time (integer ns since the Unix epoch or ISO-8601 UTC)", {}};

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "core/common/result.hpp"
+#include "core/common/time_text.hpp"
 #include "core/record/recording_catalog.hpp"
 #include "core/record/segment_file.hpp"
 
@@ -56,7 +57,7 @@ struct PlaybackProgress {
 
 // Integer ns since the Unix epoch ("1795348800000000000") or ISO-8601 UTC with an optional fraction of 1..9
 // digits ("2026-11-22T12:00:00Z", "2026-11-22T12:00:00.25Z"); nothing before 1970 or past 64-bit ns.
-[[nodiscard]] std::optional<std::int64_t> parseTimeNs(std::string_view text);
+using text::parseTimeNs; // core/common/time_text.hpp
 
 // The options of a file:// URL's query (io::Endpoint::query: speed, from, to, stream — stream may repeat).
 // Errors name the key and value; unknown keys are errors, as in io::parseEndpoint.
