@@ -12,6 +12,11 @@ StreamFramer::StreamFramer(const FramerOptions& options)
     m_headerEnd = m_options.transportHeaderBytes + kPrimaryHeaderSize;
     // The buffer must hold a whole header to judge a candidate even when no packet is accepted.
     m_buffer.resize(m_options.transportHeaderBytes + std::max(m_options.maxPacketSize, kPrimaryHeaderSize));
+    if (!m_options.resyncApids.empty()) {
+        m_resyncApid.assign(kApidCount, false);
+        for (const std::uint16_t apid : m_options.resyncApids)
+            m_resyncApid[apid & kMaxApid] = true;
+    }
 }
 
 std::size_t StreamFramer::frameLength(const std::uint8_t* header, bool& idle) const noexcept
@@ -20,6 +25,8 @@ std::size_t StreamFramer::frameLength(const std::uint8_t* header, bool& idle) co
     idle = h.apid == kIdleApid;
     if (h.version != 0 || h.type != m_options.expectedType || (idle && !m_options.acceptIdle)
         || h.packetLength() > m_options.maxPacketSize)
+        return 0;
+    if (m_hunting && !m_resyncApid.empty() && !m_resyncApid[h.apid])
         return 0;
     return m_options.transportHeaderBytes + h.packetLength();
 }

@@ -33,6 +33,10 @@ struct FramerOptions {
     std::size_t maxPacketSize = kMaxPacketSize; // a longer length field is a framing error
     PacketType expectedType = PacketType::Telemetry;
     bool acceptIdle = false;                    // APID 2047 as a packet start (dropped, counted)
+    // While hunting after a framing error, a candidate must also have one of these APIDs (empty: any).
+    // Resynchronising on a packet type the mission defines, not on data that happens to look like a
+    // header: a run of zero bytes is an endless series of plausible 7-byte packets of APID 0.
+    std::vector<std::uint16_t> resyncApids;
 };
 
 struct FramerStats {
@@ -84,6 +88,7 @@ private:
 
     FramerOptions m_options;
     std::vector<std::uint8_t> m_buffer; // size fixed at construction; m_size bytes in use
+    std::vector<bool> m_resyncApid;     // per APID, from options.resyncApids (empty: any)
     std::size_t m_size = 0;
     std::size_t m_headerEnd = 0;        // transportHeaderBytes + 6: bytes needed to judge a candidate
     bool m_hunting = false;

@@ -27,6 +27,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace telestation::io {
 
@@ -36,6 +37,7 @@ struct ReceiverOptions {
     bool udpGro = true;                         // UDP_GRO where the kernel has it
     std::size_t batch = 64;                     // buffers per recvmmsg call
     std::size_t maxPacketSize = 65542;          // TCP: a longer CCSDS length field is a framing error
+    std::vector<std::uint16_t> resyncApids;     // TCP: after a framing error, resynchronise only on these (empty = any)
 };
 
 // A plain copy of a receiver's counters (taken with stats(); any thread).

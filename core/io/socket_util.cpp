@@ -200,6 +200,80 @@ bool waitWritable(int fd, std::chrono::milliseconds timeout)
     }
 }
 
+Result<TcpListener> listenTcp(const Endpoint& endpoint, int backlog, const std::function<void(int fd)>& configure)
+{
+    const std::string url = endpoint.toString();
+    auto addresses = resolve(endpoint, SOCK_STREAM, true);
+    if (!addresses)
+        return addresses.error();
+    const SocketAddress& address = addresses->front();
+    TcpListener listener;
+    listener.fd.reset(::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!listener.fd.valid())
+        return Error{url + ": cannot create a TCP socket: " + errnoText(errno), {}};
+    const int fd = listener.fd.get();
+    setIntOption(fd, SOL_SOCKET, SO_REUSEADDR, 1);
+    if (configure)
+        configure(fd);
+    // errno is read before anything else runs: printing the address may change it.
+    if (::bind(fd, address.get(), address.length) != 0) {
+        const int error = errno;
+        return Error{url + ": cannot bind " + address.toString() + ": " + errnoText(error), {}};
+    }
+    if (::listen(fd, backlog) != 0) {
+        const int error = errno;
+        return Error{url + ": cannot listen on " + address.toString() + ": " + errnoText(error), {}};
+    }
+    listener.bound = localAddress(fd);
+    if (listener.bound.length == 0)
+        return Error{url + ": cannot read the bound address: " + errnoText(errno), {}};
+    listener.name = listener.bound.toString();
+    return listener;
+}
+
+AcceptResult acceptConnection(int listener)
+{
+    AcceptResult result;
+    result.peer.length = sizeof result.peer.storage;
+    result.fd.reset(::accept4(listener, reinterpret_cast<sockaddr*>(&result.peer.storage), &result.peer.length,
+                              SOCK_NONBLOCK | SOCK_CLOEXEC));
+    if (result.fd.valid()) {
+        result.outcome = AcceptResult::Outcome::Accepted;
+        return result;
+    }
+    const int error = errno;
+    if (error == EAGAIN || error == EWOULDBLOCK) {
+        result.outcome = AcceptResult::Outcome::NonePending;
+    } else if (error == EINTR || error == ECONNABORTED || error == EPROTO || error == ENETDOWN || error == ENETUNREACH
+               || error == EHOSTDOWN || error == EHOSTUNREACH || error == ENONET || error == ENOPROTOOPT
+               || error == EOPNOTSUPP) {
+        result.outcome = AcceptResult::Outcome::Skipped;
+    } else {
+        result.outcome = AcceptResult::Outcome::Failed;
+        result.error = error;
+    }
+    return result;
+}
+
+std::optional<int> drainPeer(int fd, int maxReads)
+{
+    std::array<std::uint8_t, 2048> scratch{};
+    for (int i = 0; i < maxReads; ++i) {
+        const ssize_t got = ::recv(fd, scratch.data(), scratch.size(), MSG_DONTWAIT);
+        if (got > 0)
+            continue;
+        if (got == 0)
+            return 0;
+        const int error = errno;
+        if (error == EINTR)
+            continue;
+        if (error != EAGAIN && error != EWOULDBLOCK)
+            return error;
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 void ErrorLog::report(std::string_view operation, int error)
 {
     const auto now = Clock::now();

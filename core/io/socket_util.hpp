@@ -10,6 +10,8 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -88,6 +90,42 @@ void setTcpLiveness(int fd);
 // Waits up to `timeout` for the socket to become writable (or to report an error / hang-up).
 // Restarts after EINTR with the remaining time. False on timeout.
 [[nodiscard]] bool waitWritable(int fd, std::chrono::milliseconds timeout);
+
+// A bound, listening TCP socket (tcp-listen://) and the address it is bound to (the real port when the
+// endpoint asked for port 0).
+struct TcpListener {
+    UniqueFd fd;
+    SocketAddress bound;
+    std::string name; // bound.toString(), kept for logs and state()
+};
+
+// Resolves the endpoint for binding, creates a non-blocking TCP socket with SO_REUSEADDR (a restart
+// must not wait for TIME_WAIT connections of the previous run), lets `configure` set the owner's
+// options on it (before bind; may be empty), binds and listens. Errors name the endpoint's URL, what
+// failed and the system's message.
+[[nodiscard]] Result<TcpListener> listenTcp(const Endpoint& endpoint, int backlog,
+                                            const std::function<void(int fd)>& configure = {});
+
+// One accept4(2) on a non-blocking listener; the new socket is non-blocking and close-on-exec.
+struct AcceptResult {
+    enum class Outcome : std::uint8_t {
+        Accepted,    // fd and peer are set
+        NonePending, // nothing more to accept now
+        Skipped,     // the pending connection went away first, or accept(2) passed on a network error
+                     // for it (or EINTR): try the next one
+        Failed,      // accept itself failed (e.g. EMFILE: out of file descriptors): see `error`
+    };
+    Outcome outcome = Outcome::NonePending;
+    UniqueFd fd;
+    SocketAddress peer;
+    int error = 0;
+};
+[[nodiscard]] AcceptResult acceptConnection(int listener);
+
+// For a stream sender's peer, which normally sends nothing: reads and drops what it sent (at most
+// `maxReads` buffers) so that its closing is noticed. nullopt while the connection stays open; else 0
+// when the peer closed it, or the errno of the failed read.
+[[nodiscard]] std::optional<int> drainPeer(int fd, int maxReads);
 
 // Logs errors without flooding: the first error of each kind (errno) is logged at once, further ones
 // are counted and summarised at most once per `kSummaryInterval`. Only runs on error paths.

@@ -4,6 +4,7 @@
 #include "core/ccsds/stream_framer.hpp"
 #include "core/io/receiver_backends.hpp"
 #include "core/io/socket_util.hpp"
+#include "core/io/tcp_connector.hpp"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -28,10 +29,6 @@ constexpr std::size_t kReadBufferBytes = 256 * 1024;
 // Reads per connection per poll() call: bounded so that the thread comes back to check for a stop
 // request, and so that one busy sender does not starve the others.
 constexpr int kMaxReadsPerPoll = 4;
-constexpr Milliseconds kFirstBackoff{100};
-constexpr Milliseconds kMaxBackoff{5000};
-// A connection attempt that has not completed after this long has failed (the host drops SYNs).
-constexpr Milliseconds kConnectTimeout{3000};
 constexpr std::size_t kMaxSenders = 64;
 constexpr int kBacklog = 16;
 
@@ -40,6 +37,7 @@ constexpr int kBacklog = 16;
     ccsds::FramerOptions framer;
     framer.transportHeaderBytes = options.transportHeaderBytes;
     framer.maxPacketSize = options.maxPacketSize;
+    framer.resyncApids = options.resyncApids;
     return framer;
 }
 
@@ -132,38 +130,23 @@ struct FramingTotals {
     }
 };
 
-[[nodiscard]] std::string retryText(Milliseconds left)
-{
-    return " (retry in " + std::to_string(std::max<std::int64_t>(0, left.count())) + " ms)";
-}
-
 // ---- tcp:// ---------------------------------------------------------------------------------------
 
-class TcpClientReceiver final : public Receiver {
+class TcpClientReceiver final : public Receiver, private TcpConnector::Events {
 public:
     TcpClientReceiver(Endpoint endpoint, std::vector<SocketAddress> addresses, const ReceiverOptions& options)
         : Receiver(std::move(endpoint))
         , m_url(m_endpoint.toString())
-        , m_addresses(std::move(addresses))
-        , m_options(options)
         , m_log(m_url)
         , m_framer(framerOptions(options))
         , m_buffer(kReadBufferBytes)
+        , m_connector(m_url, std::move(addresses), &setReceiveBuffer, options.receiveBufferBytes, *this)
+        , m_shared(m_connector.status())
     {
-        m_addressNames.reserve(m_addresses.size());
-        for (const auto& address : m_addresses)
-            m_addressNames.push_back(address.toString());
-        m_shared.target = m_addressNames.front();
     }
 
     // The first connection attempt. Fails only when no socket can be created.
-    [[nodiscard]] Status start()
-    {
-        startConnect();
-        if (m_phase == Phase::Waiting && m_lastSocketError != 0)
-            return Error{m_url + ": cannot create a TCP socket: " + errnoText(m_lastSocketError), {}};
-        return {};
-    }
+    [[nodiscard]] Status start() { return m_connector.start(); }
 
     std::size_t poll(Milliseconds timeout, PacketSink& sink) override
     {
@@ -171,14 +154,14 @@ public:
         std::size_t delivered = 0;
         bool done = false;
         while (!done) {
-            switch (m_phase) {
-            case Phase::Waiting:
+            switch (m_connector.phase()) {
+            case ConnectPhase::Waiting:
                 done = waitToRetry(deadline);
                 break;
-            case Phase::Connecting:
+            case ConnectPhase::Connecting:
                 done = waitForConnect(deadline);
                 break;
-            case Phase::Connected:
+            case ConnectPhase::Connected:
                 delivered += receive(deadline, sink);
                 done = true;
                 break;
@@ -191,36 +174,25 @@ public:
     [[nodiscard]] std::string state() const override
     {
         const std::lock_guard lock(m_sharedMutex);
-        switch (m_shared.phase) {
-        case Phase::Connected:
-            return "connected to " + m_shared.target;
-        case Phase::Connecting:
-            return "connecting to " + m_shared.target;
-        case Phase::Waiting:
-            break;
-        }
-        return "error: " + m_shared.problem
-               + retryText(std::chrono::ceil<Milliseconds>(m_shared.retryAt - Clock::now()));
+        return m_shared.text(std::chrono::ceil<Milliseconds>(m_shared.retryAt - Clock::now()));
     }
 
     [[nodiscard]] std::uint16_t localPort() const override { return 0; }
     [[nodiscard]] ReceiverStats stats() const override { return m_published.load(); }
 
 private:
-    enum class Phase : std::uint8_t { Waiting, Connecting, Connected };
-
     // Waiting for the back-off to pass: starts the next attempt when it has. True when the call's time
     // is up.
     bool waitToRetry(Clock::time_point deadline)
     {
         const auto now = Clock::now();
-        if (now >= m_retryAt) {
-            startConnect();
+        if (now >= m_connector.retryAt()) {
+            m_connector.startAttempt();
             return false;
         }
         if (now >= deadline)
             return true;
-        std::this_thread::sleep_until(std::min(deadline, m_retryAt));
+        std::this_thread::sleep_until(std::min(deadline, m_connector.retryAt()));
         return false;
     }
 
@@ -228,127 +200,76 @@ private:
     // call's time is up.
     bool waitForConnect(Clock::time_point deadline)
     {
-        const auto giveUp = m_connectStarted + kConnectTimeout;
-        pollfd p{m_fd.get(), POLLOUT, 0};
-        const int rc = ::poll(&p, 1, pollTimeoutUntil(std::min(deadline, giveUp)));
+        pollfd p{m_connector.fd(), POLLOUT, 0};
+        const int rc = ::poll(&p, 1, pollTimeoutUntil(std::min(deadline, m_connector.connectDeadline())));
         if (rc > 0) {
-            int error = 0;
-            socklen_t length = sizeof error;
-            if (::getsockopt(m_fd.get(), SOL_SOCKET, SO_ERROR, &error, &length) != 0)
-                error = errno;
-            if (error == 0)
-                connectSucceeded();
-            else
-                connectFailed(error);
+            m_connector.complete();
             return false;
         }
         if (rc < 0 && errno != EINTR)
             countError("poll", errno);
         const auto now = Clock::now();
-        if (now >= giveUp) {
-            connectFailed(ETIMEDOUT);
+        if (m_connector.expireIfOverdue(now))
             return false;
-        }
         return now >= deadline;
     }
 
     // Connected: waits for data until the deadline, then reads what there is. Returns the frames delivered.
     std::size_t receive(Clock::time_point deadline, PacketSink& sink)
     {
-        pollfd p{m_fd.get(), POLLIN, 0};
+        pollfd p{m_connector.fd(), POLLIN, 0};
         const int rc = ::poll(&p, 1, pollTimeoutUntil(deadline));
         if (rc <= 0) {
             if (rc < 0 && errno != EINTR)
                 countError("poll", errno);
             return 0;
         }
-        const ReadResult result = readConnection(m_fd.get(), m_framer, m_buffer, sink, m_stats);
+        const ReadResult result = readConnection(m_connector.fd(), m_framer, m_buffer, sink, m_stats);
         if (result.ended)
             connectionLost(result.error);
         syncFraming();
         return result.frames;
     }
 
-    void startConnect()
-    {
-        const SocketAddress& address = m_addresses[m_addressIndex];
-        UniqueFd fd(::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-        if (!fd.valid()) {
-            m_lastSocketError = errno;
-            connectFailed(m_lastSocketError);
-            return;
-        }
-        m_lastSocketError = 0;
-        // Before connect: the window scale is agreed in the handshake.
-        setReceiveBuffer(fd.get(), m_options.receiveBufferBytes);
-        setTcpLiveness(fd.get());
-        m_fd = std::move(fd);
-        m_connectStarted = Clock::now();
-        setPhase(Phase::Connecting);
-        if (::connect(m_fd.get(), address.get(), address.length) == 0) {
-            connectSucceeded();
-            return;
-        }
-        const int error = errno;
-        if (error != EINPROGRESS && error != EINTR)
-            connectFailed(error);
-    }
+    void onConnecting() override { publishState(); }
 
-    void connectSucceeded()
+    void onConnected() override
     {
         ++m_stats.connects;
         m_stats.connections = 1;
-        m_backoff = kFirstBackoff;
-        setPhase(Phase::Connected);
-        spdlog::info("{}: connected to {}", m_url, m_addressNames[m_addressIndex]);
+        publishState();
     }
 
-    void connectFailed(int error)
+    void onConnectFailed(int error, const std::string& failedTarget) override
     {
-        m_fd.reset();
-        ++m_stats.errors;
-        m_log.report("connect to " + m_addressNames[m_addressIndex], error);
-        m_retryAt = Clock::now() + m_backoff;
-        m_backoff = std::min(m_backoff * 2, kMaxBackoff);
-        m_addressIndex = (m_addressIndex + 1) % m_addresses.size(); // a name may have several addresses
-        setPhase(Phase::Waiting, errnoPhrase(error));
+        countError("connect to " + failedTarget, error);
+        publishState();
     }
 
     // error 0: the peer closed the connection.
     void connectionLost(int error)
     {
-        m_fd.reset();
         const std::uint64_t truncatedBefore = m_framer.truncated();
         m_framer.reset(); // a partial packet is lost with the connection: counted in truncated()
         const bool partial = m_framer.truncated() != truncatedBefore;
         syncFraming();
         ++m_stats.disconnects;
         m_stats.connections = 0;
-        std::string problem = "connection closed by peer";
-        if (error != 0) {
-            ++m_stats.errors;
-            m_log.report("receive from " + m_addressNames[m_addressIndex], error);
-            problem = "connection lost: " + errnoPhrase(error);
-        }
-        m_backoff = kFirstBackoff;
-        m_retryAt = Clock::now() + m_backoff;
-        m_backoff *= 2;
-        spdlog::info("{}: {} ({}){}; reconnecting", m_url, problem, m_addressNames[m_addressIndex],
+        if (error != 0)
+            countError("receive from " + m_connector.target(), error);
+        m_connector.disconnected(error);
+        spdlog::info("{}: {} ({}){}; reconnecting", m_url, m_connector.problem(), m_connector.target(),
                      partial ? ", a partial packet discarded" : "");
-        setPhase(Phase::Waiting, std::move(problem));
+        publishState();
     }
 
-    // A connection event: the counters are published first, so that whoever sees the new state also
+    // On a connection event: the counters are published first, so that whoever sees the new state also
     // sees the counters that changed with it (connects, disconnects, truncatedPackets).
-    void setPhase(Phase phase, std::string problem = {})
+    void publishState()
     {
-        m_phase = phase;
         m_published.publish(m_stats);
         const std::lock_guard lock(m_sharedMutex);
-        m_shared.phase = phase;
-        m_shared.target = m_addressNames[m_addressIndex];
-        m_shared.problem = std::move(problem);
-        m_shared.retryAt = m_retryAt;
+        m_shared = m_connector.status();
     }
 
     void syncFraming()
@@ -365,31 +286,16 @@ private:
     }
 
     std::string m_url;
-    std::vector<SocketAddress> m_addresses;
-    std::vector<std::string> m_addressNames;
-    std::size_t m_addressIndex = 0;
-    ReceiverOptions m_options;
     ErrorLog m_log;
     ccsds::StreamFramer m_framer;
     std::vector<std::uint8_t> m_buffer; // kReadBufferBytes, allocated once
-    UniqueFd m_fd;
-    Phase m_phase = Phase::Waiting;
-    Clock::time_point m_connectStarted{};
-    Clock::time_point m_retryAt{};
-    Milliseconds m_backoff = kFirstBackoff;
-    int m_lastSocketError = 0;
+    TcpConnector m_connector;
     ReceiverStats m_stats;      // receiver thread only
     PublishedStats m_published; // what stats() reads
 
     // What state() shows, written on connection events by the receiver thread, read by any thread.
-    struct SharedState {
-        Phase phase = Phase::Waiting;
-        std::string target;
-        std::string problem;
-        Clock::time_point retryAt{};
-    };
     mutable std::mutex m_sharedMutex;
-    SharedState m_shared;
+    ConnectStatus m_shared;
 };
 
 // ---- tcp-listen:// --------------------------------------------------------------------------------
@@ -401,12 +307,10 @@ private:
 
 class TcpServerReceiver final : public Receiver {
 public:
-    TcpServerReceiver(Endpoint endpoint, UniqueFd listener, const SocketAddress& bound, const ReceiverOptions& options)
+    TcpServerReceiver(Endpoint endpoint, TcpListener listener, const ReceiverOptions& options)
         : Receiver(std::move(endpoint))
         , m_url(m_endpoint.toString())
         , m_listener(std::move(listener))
-        , m_port(bound.port())
-        , m_listenName(bound.toString())
         , m_options(options)
         , m_log(m_url)
         , m_buffer(kReadBufferBytes)
@@ -418,7 +322,7 @@ public:
     std::size_t poll(Milliseconds timeout, PacketSink& sink) override
     {
         m_pollFds.clear();
-        m_pollFds.push_back(pollfd{m_listener.get(), POLLIN, 0});
+        m_pollFds.push_back(pollfd{m_listener.fd.get(), POLLIN, 0});
         for (const auto& connection : m_connections)
             m_pollFds.push_back(pollfd{connection->fd.get(), POLLIN, 0});
         const int rc = ::poll(m_pollFds.data(), m_pollFds.size(),
@@ -456,10 +360,10 @@ public:
     [[nodiscard]] std::string state() const override
     {
         // The listening address never changes; the count is the published one.
-        return "listening on " + m_listenName + " (" + senderCount(m_published.load().connections) + ")";
+        return "listening on " + m_listener.name + " (" + senderCount(m_published.load().connections) + ")";
     }
 
-    [[nodiscard]] std::uint16_t localPort() const override { return m_port; }
+    [[nodiscard]] std::uint16_t localPort() const override { return m_listener.bound.port(); }
     [[nodiscard]] ReceiverStats stats() const override { return m_published.load(); }
 
 private:
@@ -479,35 +383,26 @@ private:
     {
         // At most a backlog's worth per call: the thread comes back to its connections soon.
         for (int i = 0; i < kBacklog; ++i) {
-            SocketAddress peer;
-            peer.length = sizeof peer.storage;
-            UniqueFd fd(::accept4(m_listener.get(), reinterpret_cast<sockaddr*>(&peer.storage), &peer.length,
-                                  SOCK_NONBLOCK | SOCK_CLOEXEC));
-            if (!fd.valid()) {
-                const int error = errno;
-                if (error == EAGAIN || error == EWOULDBLOCK)
-                    return;
-                // A sender that went away before we accepted it, or a network error accept(2) passes on
-                // for the pending connection: try the next one.
-                if (error == EINTR || error == ECONNABORTED || error == EPROTO || error == ENETDOWN
-                    || error == ENETUNREACH || error == EHOSTDOWN || error == EHOSTUNREACH || error == ENONET
-                    || error == ENOPROTOOPT || error == EOPNOTSUPP)
-                    continue;
-                countError("accept", error); // e.g. EMFILE: out of file descriptors
+            AcceptResult accepted = acceptConnection(m_listener.fd.get());
+            if (accepted.outcome == AcceptResult::Outcome::Skipped)
+                continue;
+            if (accepted.outcome == AcceptResult::Outcome::Failed)
+                countError("accept", accepted.error);
+            if (accepted.outcome != AcceptResult::Outcome::Accepted)
                 return;
-            }
             if (m_connections.size() >= kMaxSenders) {
                 // Refused by closing at once: left in the backlog it would keep the listener readable.
                 if (!m_refusing) {
                     spdlog::warn("{}: refusing sender {}: already {} (the limit); further refusals are not logged "
                                  "until one leaves",
-                                 m_url, peer.toString(), senderCount(m_connections.size()));
+                                 m_url, accepted.peer.toString(), senderCount(m_connections.size()));
                     m_refusing = true;
                 }
                 continue;
             }
-            setTcpLiveness(fd.get());
-            m_connections.push_back(std::make_unique<Connection>(std::move(fd), peer.toString(), m_framerOptions));
+            setTcpLiveness(accepted.fd.get());
+            m_connections.push_back(
+                std::make_unique<Connection>(std::move(accepted.fd), accepted.peer.toString(), m_framerOptions));
             ++m_stats.connects;
             spdlog::info("{}: sender {} connected ({})", m_url, m_connections.back()->peer,
                          senderCount(m_connections.size()));
@@ -550,9 +445,7 @@ private:
     }
 
     std::string m_url;
-    UniqueFd m_listener;
-    std::uint16_t m_port;
-    const std::string m_listenName; // never changes: read by state() from any thread
+    const TcpListener m_listener; // never changes: state() and localPort() read it from any thread
     ReceiverOptions m_options;
     ccsds::FramerOptions m_framerOptions = framerOptions(m_options);
     ErrorLog m_log;
@@ -581,29 +474,16 @@ Result<std::unique_ptr<Receiver>> openTcpClientReceiver(const Endpoint& endpoint
 
 Result<std::unique_ptr<Receiver>> openTcpServerReceiver(const Endpoint& endpoint, const ReceiverOptions& options)
 {
-    const std::string url = endpoint.toString();
-    auto addresses = resolve(endpoint, SOCK_STREAM, true);
-    if (!addresses)
-        return addresses.error();
-    const SocketAddress& address = addresses->front();
-    UniqueFd fd(::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!fd.valid())
-        return Error{url + ": cannot create a TCP socket: " + errnoText(errno), {}};
-    const int one = 1;
-    // Restarting the station must not wait for TIME_WAIT connections of the previous run.
-    (void)::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    // Accepted connections inherit the listener's buffer, and the window scale is agreed in the handshake.
-    const int reported = setReceiveBuffer(fd.get(), options.receiveBufferBytes);
-    if (::bind(fd.get(), address.get(), address.length) != 0)
-        return Error{url + ": cannot bind " + address.toString() + ": " + errnoText(errno), {}};
-    if (::listen(fd.get(), kBacklog) != 0)
-        return Error{url + ": cannot listen on " + address.toString() + ": " + errnoText(errno), {}};
-    const SocketAddress bound = localAddress(fd.get());
-    if (bound.length == 0)
-        return Error{url + ": cannot read the bound address: " + errnoText(errno), {}};
-    spdlog::info("{}: listening on {} for up to {} senders, receive buffer {} bytes", url, bound.toString(),
-                 kMaxSenders, reported / 2);
-    return std::unique_ptr<Receiver>(std::make_unique<TcpServerReceiver>(endpoint, std::move(fd), bound, options));
+    int reported = 0;
+    auto listener = listenTcp(endpoint, kBacklog, [&](int fd) {
+        // Accepted connections inherit the listener's buffer, and the window scale is agreed in the handshake.
+        reported = setReceiveBuffer(fd, options.receiveBufferBytes);
+    });
+    if (!listener)
+        return listener.error();
+    spdlog::info("{}: listening on {} for up to {} senders, receive buffer {} bytes", endpoint.toString(),
+                 listener->name, kMaxSenders, reported / 2);
+    return std::unique_ptr<Receiver>(std::make_unique<TcpServerReceiver>(endpoint, std::move(*listener), options));
 }
 
 } // namespace telestation::io::detail

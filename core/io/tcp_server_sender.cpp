@@ -5,13 +5,11 @@
 #include "core/io/stream_writer.hpp"
 
 #include <poll.h>
-#include <sys/socket.h>
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <array>
-#include <cerrno>
 
 namespace telestation::io::detail {
 
@@ -29,12 +27,10 @@ constexpr std::size_t kExpectedClients = 16; // poll array capacity reserved up 
 
 class TcpServerSender final : public Sender {
 public:
-    TcpServerSender(Endpoint endpoint, UniqueFd listener, const SocketAddress& bound, const SenderOptions& options)
+    TcpServerSender(Endpoint endpoint, TcpListener listener, const SenderOptions& options)
         : Sender(std::move(endpoint))
         , m_url(m_endpoint.toString())
         , m_listener(std::move(listener))
-        , m_port(bound.port())
-        , m_listenName(bound.toString())
         , m_options(options)
         , m_log(m_url)
     {
@@ -88,10 +84,10 @@ public:
 
     [[nodiscard]] std::string state() const override
     {
-        return "listening on " + m_listenName + " (" + clientCount(m_clients.size()) + ")";
+        return "listening on " + m_listener.name + " (" + clientCount(m_clients.size()) + ")";
     }
 
-    [[nodiscard]] std::uint16_t localPort() const override { return m_port; }
+    [[nodiscard]] std::uint16_t localPort() const override { return m_listener.bound.port(); }
 
 private:
     struct Client {
@@ -105,7 +101,7 @@ private:
     void maintain()
     {
         m_pollFds.clear();
-        m_pollFds.push_back(pollfd{m_listener.get(), POLLIN, 0});
+        m_pollFds.push_back(pollfd{m_listener.fd.get(), POLLIN, 0});
         for (const auto& client : m_clients)
             m_pollFds.push_back(pollfd{client->fd.get(), POLLIN | POLLRDHUP, 0});
         if (::poll(m_pollFds.data(), m_pollFds.size(), 0) <= 0)
@@ -122,29 +118,20 @@ private:
     void acceptPending()
     {
         for (int i = 0; i < kMaxAcceptsPerCall; ++i) {
-            SocketAddress peer;
-            peer.length = sizeof peer.storage;
-            const int fd = ::accept4(m_listener.get(), reinterpret_cast<sockaddr*>(&peer.storage), &peer.length,
-                                     SOCK_NONBLOCK | SOCK_CLOEXEC);
-            if (fd < 0) {
-                const int error = errno;
-                if (error == EAGAIN || error == EWOULDBLOCK)
-                    return;
-                // A client that went away before we accepted it, or a network error accept(2) passes on
-                // for the pending connection: try the next one.
-                if (error == EINTR || error == ECONNABORTED || error == EPROTO || error == ENETDOWN ||
-                    error == ENETUNREACH || error == EHOSTDOWN || error == EHOSTUNREACH || error == ENONET ||
-                    error == ENOPROTOOPT || error == EOPNOTSUPP)
-                    continue;
+            AcceptResult accepted = acceptConnection(m_listener.fd.get());
+            if (accepted.outcome == AcceptResult::Outcome::Skipped)
+                continue;
+            if (accepted.outcome == AcceptResult::Outcome::Failed) {
                 ++m_stats.errors;
-                m_log.report("accept", error); // e.g. EMFILE: out of file descriptors
-                return;
+                m_log.report("accept", accepted.error);
             }
-            setSendBuffer(fd, m_options.sendBufferBytes);
-            setTcpLiveness(fd);
+            if (accepted.outcome != AcceptResult::Outcome::Accepted)
+                return;
+            setSendBuffer(accepted.fd.get(), m_options.sendBufferBytes);
+            setTcpLiveness(accepted.fd.get());
             auto client = std::make_unique<Client>();
-            client->fd.reset(fd);
-            client->peer = peer.toString();
+            client->fd = std::move(accepted.fd);
+            client->peer = accepted.peer.toString();
             m_clients.push_back(std::move(client));
             ++m_stats.connects;
             spdlog::info("{}: client {} connected ({})", m_url, m_clients.back()->peer, clientCount(m_clients.size()));
@@ -154,22 +141,10 @@ private:
     // A receiver normally sends nothing: read and drop what it sends, and notice end of stream.
     void drainClient(Client& client)
     {
-        for (int i = 0; i < kMaxDrainReads; ++i) {
-            const ssize_t got = ::recv(client.fd.get(), m_scratch.data(), m_scratch.size(), MSG_DONTWAIT);
-            if (got > 0)
-                continue;
-            if (got == 0) {
-                dropClient(client, 0);
-                return;
-            }
-            const int error = errno;
-            if (error == EINTR)
-                continue;
-            if (error != EAGAIN && error != EWOULDBLOCK) {
+        if (const auto ended = drainPeer(client.fd.get(), kMaxDrainReads)) {
+            if (*ended != 0)
                 ++m_stats.errors;
-                dropClient(client, error);
-            }
-            return;
+            dropClient(client, *ended);
         }
     }
 
@@ -204,40 +179,22 @@ private:
     }
 
     std::string m_url;
-    UniqueFd m_listener;
-    std::uint16_t m_port = 0;
-    std::string m_listenName;
+    TcpListener m_listener;
     SenderOptions m_options;
     ErrorLog m_log;
     std::vector<std::unique_ptr<Client>> m_clients;
     std::vector<pollfd> m_pollFds;
-    std::array<std::uint8_t, 2048> m_scratch{};
 };
 
 } // namespace
 
 Result<std::unique_ptr<Sender>> openTcpServerSender(const Endpoint& endpoint, const SenderOptions& options)
 {
-    const std::string url = endpoint.toString();
-    auto addresses = resolve(endpoint, SOCK_STREAM, true);
-    if (!addresses)
-        return addresses.error();
-    const SocketAddress& address = addresses->front();
-    UniqueFd fd(::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!fd.valid())
-        return Error{url + ": cannot create a TCP socket: " + errnoText(errno), {}};
-    const int one = 1;
-    // Restarting the sender must not wait for TIME_WAIT connections of the previous run.
-    (void)::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (::bind(fd.get(), address.get(), address.length) != 0)
-        return Error{url + ": cannot bind " + address.toString() + ": " + errnoText(errno), {}};
-    if (::listen(fd.get(), kBacklog) != 0)
-        return Error{url + ": cannot listen on " + address.toString() + ": " + errnoText(errno), {}};
-    const SocketAddress bound = localAddress(fd.get());
-    if (bound.length == 0)
-        return Error{url + ": cannot read the bound address: " + errnoText(errno), {}};
-    spdlog::info("{}: listening on {}", url, bound.toString());
-    return std::unique_ptr<Sender>(std::make_unique<TcpServerSender>(endpoint, std::move(fd), bound, options));
+    auto listener = listenTcp(endpoint, kBacklog);
+    if (!listener)
+        return listener.error();
+    spdlog::info("{}: listening on {}", endpoint.toString(), listener->name);
+    return std::unique_ptr<Sender>(std::make_unique<TcpServerSender>(endpoint, std::move(*listener), options));
 }
 
 } // namespace telestation::io::detail

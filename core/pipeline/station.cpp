@@ -147,6 +147,7 @@ struct Stream {
         , forwarderCounters(std::make_unique<ForwarderTypeCounters[]>(types.typeCount()))
         , apidSequence(std::make_unique<ApidSequence[]>(ccsds::kApidCount))
         , values(std::make_unique<CurrentValueTable>(types))
+        , segmentRecorded(types.typeCount())
     {
     }
 
@@ -177,6 +178,10 @@ struct Stream {
     // Recorder thread only.
     std::unique_ptr<record::StreamRecorder> recorder;
     bool recorderFailed = false;
+    // Packets and bytes per type recorded into the current segment: if a write fails, what the
+    // writer had buffered is lost and moves from "recorded" to "record errors".
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> segmentRecorded;
+    std::uint64_t segmentRollovers = 0;
 };
 
 // ---- Impl -------------------------------------------------------------------------------------------------
@@ -238,6 +243,21 @@ struct Station::Impl {
     std::thread router, processor, recorder, forwarder;
 
     void event(EventSeverity severity, std::string stream, std::string text);
+    [[nodiscard]] std::vector<std::uint16_t> definedApids() const
+    {
+        std::vector<std::uint16_t> apids;
+        for (std::uint32_t t = 1; t < types.typeCount(); ++t)
+            apids.push_back(types.definition(t).apid);
+        return apids;
+    }
+    // The largest packet the mission database defines (the bound for TCP framing).
+    [[nodiscard]] std::size_t largestPacket() const
+    {
+        std::size_t largest = 0;
+        for (std::uint32_t t = 1; t < types.typeCount(); ++t)
+            largest = std::max<std::size_t>(largest, types.maxPacketBytes(t));
+        return largest > 0 ? largest : ccsds::kMaxPacketSize;
+    }
     void setRecordingState(std::string state);
 
     std::uint32_t destinationIndex(const std::string& url); // settingsMutex held
@@ -686,6 +706,28 @@ void Station::Impl::recorderLoop()
     if (anyRecording)
         openCatalog(); // report an unwritable directory at start, not at the first packet
 
+    // A failed write lost the writer's buffer: those packets were counted recorded, but are not on disk.
+    const auto uncount = [&](Stream& s) {
+        for (const auto& [apid, lost] : s.recorder->unwrittenPackets()) {
+            std::uint64_t left = lost;
+            for (std::uint32_t t = 0; t < types.typeCount() && left > 0; ++t) {
+                if (t != kUnknownType && types.definition(t).apid != apid)
+                    continue;
+                auto& [packets, bytes] = s.segmentRecorded[t];
+                const std::uint64_t n = std::min(left, packets);
+                if (n == 0)
+                    continue;
+                const std::uint64_t b = bytes / packets * n; // bytes of the lost ones, on average
+                RecorderTypeCounters& rc = s.recorderCounters[t];
+                rc.recorded.store(get(rc.recorded) - n, std::memory_order_relaxed);
+                rc.bytes.store(get(rc.bytes) - b, std::memory_order_relaxed);
+                bump(rc.errors, n);
+                packets -= n;
+                bytes -= b;
+                left -= n;
+            }
+        }
+    };
     const auto recordOne = [&](Stream& s, PacketHandle h) {
         const PacketMeta& meta = pool->meta(h);
         RecorderTypeCounters& rc = s.recorderCounters[meta.typeIndex];
@@ -705,9 +747,17 @@ void Station::Impl::recorderLoop()
             && s.recorder->record(record::RecordMeta{meta.receiveTimeNs, s.id, meta.apid, (meta.flags & 1u) != 0}, bytes)) {
             bump(rc.recorded);
             bump(rc.bytes, bytes.size());
+            if (s.recorder->rollovers() != s.segmentRollovers) { // this packet opened a new segment
+                s.segmentRollovers = s.recorder->rollovers();
+                std::fill(s.segmentRecorded.begin(), s.segmentRecorded.end(), std::pair<std::uint64_t, std::uint64_t>{});
+            }
+            auto& [packets, total] = s.segmentRecorded[meta.typeIndex];
+            ++packets;
+            total += bytes.size();
         } else {
             if (s.recorder && !s.recorderFailed) {
                 s.recorderFailed = true;
+                uncount(s);
                 recordingErrors.fetch_add(1, std::memory_order_relaxed);
                 setRecordingState("failed: " + s.recorder->error());
                 event(EventSeverity::Error, s.profile.name, "recording stopped: " + s.recorder->error()
@@ -725,8 +775,13 @@ void Station::Impl::recorderLoop()
     for (auto& s : streams) {
         if (!s->recorder)
             continue;
-        if (auto st = s->recorder->close(); !st)
+        if (auto st = s->recorder->close(); !st && !s->recorderFailed) {
+            s->recorderFailed = true;
+            uncount(*s);
+            recordingErrors.fetch_add(1, std::memory_order_relaxed);
+            setRecordingState("failed: " + st.error().toString());
             event(EventSeverity::Error, s->profile.name, "closing the recording: " + st.error().toString());
+        }
         s->recorder.reset();
     }
 }
@@ -739,7 +794,7 @@ void Station::Impl::forwarderLoop()
         std::string url;
         std::unique_ptr<io::Sender> sender;
         std::chrono::steady_clock::time_point retryAt{};
-        bool wasConnected = false;
+        enum class Link : std::uint8_t { Unknown, Up, Down } link = Link::Unknown;
         std::string lastState;
     };
     std::vector<Destination> dests;
@@ -749,7 +804,7 @@ void Station::Impl::forwarderLoop()
             return;
         std::lock_guard lock(settingsMutex);
         for (std::size_t i = dests.size(); i < destinations.size(); ++i)
-            dests.push_back(Destination{destinations[i], nullptr, {}, false, {}});
+            dests.push_back(Destination{destinations[i], nullptr, {}, Destination::Link::Unknown, {}});
         version = settingsVersion.load(std::memory_order_relaxed);
     };
     const auto ensureOpen = [&](std::size_t index) -> io::Sender* {
@@ -786,10 +841,15 @@ void Station::Impl::forwarderLoop()
         v.disconnects.store(st.disconnects, std::memory_order_relaxed);
         const bool connected = d.sender->connected();
         v.connected.store(connected, std::memory_order_relaxed);
-        if (connected != d.wasConnected) {
-            d.wasConnected = connected;
-            event(connected ? EventSeverity::Info : EventSeverity::Warning, "",
-                  "forward destination " + d.url + (connected ? " is up" : " is down"));
+        // Up when connected; down when it was up, or when it has never been up and packets for it
+        // could not be sent (a destination that is down from the start is reported too).
+        using Link = Destination::Link;
+        if (connected && d.link != Link::Up) {
+            d.link = Link::Up;
+            event(EventSeverity::Info, "", "forward destination " + d.url + " is up");
+        } else if (!connected && (d.link == Link::Up || (d.link == Link::Unknown && st.notSent > 0))) {
+            d.link = Link::Down;
+            event(EventSeverity::Warning, "", "forward destination " + d.url + " is down");
         }
         if (!withState)
             return;
@@ -927,7 +987,8 @@ Status Station::start()
     for (auto& s : d.streams) {
         if (!s->profile.enabled)
             continue;
-        auto source = openSource(s->endpoint, s->transportHeaderBytes, d.options.receiveBufferBytes);
+        auto source = openSource(s->endpoint, s->transportHeaderBytes, d.options.receiveBufferBytes, d.largestPacket(),
+                                 d.definedApids());
         if (!source) {
             problems += (problems.empty() ? "" : "\n") + ("stream " + s->profile.name + ": " + source.error().message);
             continue;

@@ -71,7 +71,8 @@ private:
 } // namespace
 
 Result<std::unique_ptr<Source>> openSource(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
-                                           int receiveBufferBytes)
+                                           int receiveBufferBytes, std::size_t maxPacketSize,
+                                           const std::vector<std::uint16_t>& knownApids)
 {
     if (endpoint.scheme == io::Scheme::File) {
         auto options = record::playbackOptionsFromQuery(endpoint.query);
@@ -85,6 +86,8 @@ Result<std::unique_ptr<Source>> openSource(const io::Endpoint& endpoint, std::ui
     io::ReceiverOptions options;
     options.transportHeaderBytes = transportHeaderBytes;
     options.receiveBufferBytes = receiveBufferBytes;
+    options.maxPacketSize = maxPacketSize;
+    options.resyncApids = knownApids;
     auto receiver = io::openReceiver(endpoint, options);
     if (!receiver)
         return receiver.error();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace telestation::pipeline {
 
@@ -25,7 +26,10 @@ public:
     [[nodiscard]] virtual bool finished() const { return false; } // playback: every record played
 };
 
+// maxPacketSize: TCP framing takes a longer length field as a framing error (the largest packet the
+// mission database defines: a garbage "header" then cannot send the framer off for 64 KiB).
 [[nodiscard]] Result<std::unique_ptr<Source>> openSource(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
-                                                         int receiveBufferBytes);
+                                                         int receiveBufferBytes, std::size_t maxPacketSize,
+                                                         const std::vector<std::uint16_t>& knownApids);
 
 } // namespace telestation::pipeline

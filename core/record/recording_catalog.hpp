@@ -73,6 +73,9 @@ public:
     [[nodiscard]] std::uint64_t rollovers() const noexcept;
     [[nodiscard]] std::uint64_t recordedPackets() const noexcept;
     [[nodiscard]] std::uint64_t recordedBytes() const noexcept;
+    // After a failure: per APID, the packets record() had accepted (returned true for) that never
+    // reached the file — the writer's buffer lost at the failed write. Empty otherwise.
+    [[nodiscard]] const std::map<std::uint16_t, std::uint64_t>& unwrittenPackets() const noexcept;
 
 private:
     struct Impl;

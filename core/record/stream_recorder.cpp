@@ -61,6 +61,7 @@ struct StreamRecorder::Impl {
     bool failed = false;
     bool closed = false;
     std::string error;
+    std::map<std::uint16_t, std::uint64_t> unwritten; // after a failure: accepted but not on disk, per APID
     std::uint64_t rollovers = 0;
     std::uint64_t packets = 0;
     std::uint64_t bytes = 0;
@@ -113,6 +114,13 @@ struct StreamRecorder::Impl {
             info.problem = "recording stopped: " + writer->error();
             auto summary = detail::summarizeSegment(writer->path());
             if (summary) {
+                // Records accepted into the writer's buffer that never reached the file.
+                for (std::size_t apid = 0; apid < kApidSlots; ++apid) {
+                    const auto it = summary->apidPackets.find(static_cast<std::uint16_t>(apid));
+                    const std::uint64_t onDisk = it == summary->apidPackets.end() ? 0 : it->second;
+                    if ((*apidCounts)[apid] > onDisk)
+                        unwritten[static_cast<std::uint16_t>(apid)] = (*apidCounts)[apid] - onDisk;
+                }
                 info.packets = summary->scan.records;
                 info.bytes = summary->fileSize;
                 info.firstTimeNs = summary->firstTimeNs;
@@ -231,5 +239,6 @@ const std::string& StreamRecorder::error() const noexcept { return m_impl->error
 std::uint64_t StreamRecorder::rollovers() const noexcept { return m_impl->rollovers; }
 std::uint64_t StreamRecorder::recordedPackets() const noexcept { return m_impl->packets; }
 std::uint64_t StreamRecorder::recordedBytes() const noexcept { return m_impl->bytes; }
+const std::map<std::uint16_t, std::uint64_t>& StreamRecorder::unwrittenPackets() const noexcept { return m_impl->unwritten; }
 
 } // namespace telestation::record

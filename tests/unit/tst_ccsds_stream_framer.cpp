@@ -246,6 +246,7 @@ private slots:
     void boundedMemoryOnGarbage();
     void boundedMemoryOnRandomBytes();
     void noAllocationPerPacket();
+    void resyncOnlyOnKnownApids();
 };
 
 void TestStreamFramer::everySplitDeliversEveryPacket_data()
@@ -839,6 +840,38 @@ void TestStreamFramer::noAllocationPerPacket()
     QVERIFY(real > 2000);
     QVERIFY(sink.packets >= real * splits.size());
     QCOMPARE(framer.truncated(), std::uint64_t(splits.size()));
+}
+
+// After a framing error, a run of zero bytes looks like an endless series of 7-byte packets of APID 0;
+// with resyncApids the framer hunts on through them to the next packet of a known APID.
+void TestStreamFramer::resyncOnlyOnKnownApids()
+{
+    std::mt19937 rng(7);
+    Stream s;
+    const StreamSpec spec;
+    appendPacket(s, spec, PacketSpec{100, 7}, rng);
+    appendGarbage(s, 5, rng);            // a framing error: now hunting
+    s.bytes.insert(s.bytes.end(), 70, 0); // 10 "packets" of APID 0, length 7
+    appendPacket(s, spec, PacketSpec{100, 7}, rng);
+    appendPacket(s, spec, PacketSpec{50, 9}, rng); // in sync again: any APID is accepted
+
+    for (const bool filtered : {false, true}) {
+        FramerOptions options;
+        if (filtered)
+            options.resyncApids = {7};
+        StreamFramer framer(options);
+        CollectingSink sink;
+        framer.push(s.bytes, sink);
+        if (filtered) {
+            QCOMPARE(sink.frames.size(), std::size_t{3});
+            QCOMPARE(sink.frames[1], s.frame(1));
+            QCOMPARE(sink.frames[2], s.frame(2));
+            QCOMPARE(framer.stats().skippedBytes, std::uint64_t{5 + 70});
+            QCOMPARE(framer.stats().framingErrors, std::uint64_t{1});
+        } else {
+            QCOMPARE(sink.frames.size(), std::size_t{13}); // the zeros taken for packets
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TestStreamFramer)

@@ -1,0 +1,1337 @@
+// The station under faults, end to end over loopback: every fault the simulator injects (sequence gaps,
+// duplicates, reordering, corrupt headers, truncated datagrams, TCP garbage) and the ones it cannot
+// (a TCP stream cut inside a packet, a forward destination that is down, an unwritable or full recording
+// disk, queues and a packet pool too small for a burst). Each test compares the counters exactly with
+// the simulator's summary, checks the operator events, and then sends a clean burst that must be
+// received and processed completely: the station keeps running after every fault.
+//
+// Faults are switched on and off while a simulator stream runs (SimStream::setFaults takes effect at
+// the next batch of at most 64 packets). The first and the last packets of every APID are therefore
+// clean, so the station sees every gap between them: a packet dropped before the first one received
+// or after the last one cannot be told from one never sent.
+#include "core/api/consumer.hpp"
+#include "core/ccsds/space_packet.hpp"
+#include "core/config/station_profile.hpp"
+#include "core/mdb/sqlite_store.hpp"
+#include "core/pipeline/station.hpp"
+#include "core/record/segment_file.hpp"
+#include "sim/core/sim_stream.hpp"
+#include "tests/support/capture_receiver.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/mount.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <thread>
+
+using namespace telestation;
+using namespace std::chrono_literals;
+
+namespace {
+
+mdb::MissionDatabase trainingDb()
+{
+    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
+    if (!db)
+        qFatal("training database: %s", db.error().toString().c_str());
+    return std::move(*db);
+}
+
+// A simulator stream of the given packet types (equal weights). pps <= 0: flood. No count: it runs
+// until stopped (see runPhases).
+std::unique_ptr<sim::SimStream> makeSim(const mdb::MissionDatabase& db, const std::string& url,
+                                        const std::vector<std::string>& packets, double pps,
+                                        std::optional<std::uint64_t> count = std::nullopt, std::uint64_t seed = 1)
+{
+    sim::StreamConfig c;
+    c.name = "sim";
+    c.destination = url;
+    for (const auto& p : packets)
+        c.mix.push_back({p, 1});
+    c.rate = pps > 0 ? sim::Rate{sim::Rate::Unit::PacketsPerSecond, pps} : sim::Rate{sim::Rate::Unit::Flood, 0};
+    c.count = count;
+    c.seed = seed;
+    auto s = sim::SimStream::create(c, db);
+    if (!s)
+        qFatal("sim: %s", s.error().toString().c_str());
+    return std::move(*s);
+}
+
+template <typename Predicate>
+bool waitUntil(Predicate&& done, std::chrono::milliseconds timeout = 10s)
+{
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done()) {
+        if (std::chrono::steady_clock::now() >= deadline)
+            return done();
+        std::this_thread::sleep_for(2ms);
+    }
+    return true;
+}
+
+// One phase of a simulator run: `packets` packets built with `faults`.
+struct Phase {
+    sim::FaultConfig faults;
+    std::uint64_t packets = 0;
+};
+
+// Starts `sim` (created without a count) and runs it through the phases, then stops it. A phase ends
+// once the stream has built its packets; the next phase's faults apply from the next batch, so a
+// phase's first batch may still carry the previous phase's faults. Make the first and the last phase
+// clean and longer than two batches (128 packets). False if a phase did not finish in time.
+bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases)
+{
+    sim.start();
+    bool ok = true;
+    for (const Phase& phase : phases) {
+        sim.setFaults(phase.faults);
+        const std::uint64_t from = sim.live().generated;
+        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; }, 30s);
+    }
+    sim.stop();
+    return ok;
+}
+
+const stats::StreamStats* streamStats(const stats::StationSnapshot& snap, std::string_view name)
+{
+    for (const auto& s : snap.streams)
+        if (s.name == name)
+            return &s;
+    return nullptr;
+}
+
+const stats::PacketTypeStats* typeStats(const stats::StreamStats& s, std::string_view name)
+{
+    for (const auto& t : s.packetTypes)
+        if (t.name == name)
+            return &t;
+    return nullptr;
+}
+
+// A packet type's counters, zero when the type is not (yet) in the snapshot.
+stats::PacketCounters typeCounters(const pipeline::Station& st, std::string_view stream, std::string_view type)
+{
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, stream);
+    const auto* t = s ? typeStats(*s, type) : nullptr;
+    return t ? t->counters : stats::PacketCounters{};
+}
+
+// Waits until the stream has taken in `arrivals` packets (received, or dropped by the kernel or for
+// want of a pool slot before they had a type), then until every queue is drained.
+bool settle(const pipeline::Station& st, std::string_view stream, std::uint64_t arrivals)
+{
+    const bool arrived = waitUntil([&] {
+        const auto snap = st.snapshot();
+        const auto* s = streamStats(snap, stream);
+        return s && s->counters.packetsReceived + s->kernelDrops + s->poolDrops >= arrivals;
+    }, 20s);
+    return st.waitIdle(10s) && arrived;
+}
+
+std::unique_ptr<pipeline::Station> startStation(const config::StationProfile& profile, const mdb::MissionDatabase& db,
+                                                std::string& error, const pipeline::StationOptions& options = {})
+{
+    auto created = pipeline::Station::create(profile, db, options);
+    if (!created) {
+        error = created.error().message;
+        return nullptr;
+    }
+    auto station = std::move(*created);
+    if (auto started = station->start(); !started) {
+        error = started.error().message;
+        return nullptr;
+    }
+    return station;
+}
+
+config::StationProfile oneStream(const std::string& source, const QTemporaryDir& dir)
+{
+    config::StationProfile profile;
+    profile.recordingDirectory = dir.filePath("rec").toStdString();
+    config::StreamProfile sp;
+    sp.name = "tm";
+    sp.source = source;
+    profile.streams.push_back(sp);
+    return profile;
+}
+
+std::string udpUrl(std::uint16_t port)
+{
+    return "udp://127.0.0.1:" + std::to_string(port);
+}
+
+std::string tcpUrl(std::uint16_t port)
+{
+    return "tcp://127.0.0.1:" + std::to_string(port);
+}
+
+std::uint16_t sequenceCount(std::span<const std::uint8_t> packet)
+{
+    return static_cast<std::uint16_t>(((packet[2] & 0x3F) << 8) | packet[3]);
+}
+
+std::uint16_t apidOf(std::span<const std::uint8_t> packet)
+{
+    return static_cast<std::uint16_t>(((packet[0] & 0x07) << 8) | packet[1]);
+}
+
+std::size_t countEvents(const std::vector<pipeline::StationEvent>& events, pipeline::EventSeverity severity)
+{
+    return static_cast<std::size_t>(
+        std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.severity == severity; }));
+}
+
+// The first event of `severity` whose text contains every one of `words`.
+const pipeline::StationEvent* findEvent(const std::vector<pipeline::StationEvent>& events,
+                                        pipeline::EventSeverity severity, std::initializer_list<std::string_view> words)
+{
+    for (const auto& e : events) {
+        if (e.severity != severity)
+            continue;
+        const auto contains = [&](std::string_view w) { return e.text.find(w) != std::string::npos; };
+        if (std::all_of(words.begin(), words.end(), contains))
+            return &e;
+    }
+    return nullptr;
+}
+
+std::string eventList(const std::vector<pipeline::StationEvent>& events)
+{
+    std::string text;
+    for (const auto& e : events)
+        text += "\n  [" + std::to_string(static_cast<int>(e.severity)) + "] " + e.stream + ": " + e.text;
+    return text;
+}
+
+// Sequence counts of every packet a subscription holds, in delivery order.
+std::vector<std::uint16_t> takeSequenceCounts(api::PacketSubscription& sub)
+{
+    std::vector<std::uint16_t> counts;
+    while (sub.poll([&](const api::PacketView& v) { counts.push_back(sequenceCount(v.packet)); }, 4096) > 0) {
+    }
+    return counts;
+}
+
+// Gaps in a run of sequence counts that only lost packets (no duplicates, no reordering).
+struct Gaps {
+    std::uint64_t count = 0;
+    std::uint64_t missing = 0;
+    std::uint64_t largest = 0;
+};
+
+Gaps gapsIn(const std::vector<std::uint16_t>& counts)
+{
+    Gaps g;
+    for (std::size_t i = 1; i < counts.size(); ++i) {
+        const std::uint64_t delta = static_cast<std::uint16_t>(counts[i] - counts[i - 1]) % ccsds::kSequenceCountModulo;
+        if (delta > 1) {
+            ++g.count;
+            g.missing += delta - 1;
+            g.largest = std::max(g.largest, delta - 1);
+        }
+    }
+    return g;
+}
+
+// A packet of a type as the router accepts it: a valid primary header, the definition's length, zero
+// data (so with a zero CUC time).
+std::vector<std::uint8_t> buildPacket(const mdb::PacketDef& def, std::uint16_t sequence)
+{
+    std::vector<std::uint8_t> bytes(def.length, 0);
+    ccsds::PrimaryHeader h;
+    h.secondaryHeader = def.secondaryHeader.has_value();
+    h.apid = def.apid;
+    h.sequenceCount = sequence;
+    h.dataLength = static_cast<std::uint16_t>(def.length - 7);
+    ccsds::writePrimaryHeader(h, bytes.data());
+    return bytes;
+}
+
+int connectTcp(std::uint16_t port)
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+bool writeAll(int fd, std::span<const std::uint8_t> bytes)
+{
+    while (!bytes.empty()) {
+        const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        bytes = bytes.subspan(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+// A TCP port that refuses connections until listen() is called: bound at once (the port is ours, no
+// other program can take it in between), listening only later. Keeps the bytes of every connection it
+// accepts, one after the other.
+class LateListener {
+public:
+    LateListener()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (m_fd < 0 || ::bind(m_fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
+            qFatal("LateListener: bind: %s", std::strerror(errno));
+        socklen_t length = sizeof addr;
+        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &length);
+        m_port = ntohs(addr.sin_port);
+    }
+    ~LateListener()
+    {
+        m_stop.store(true);
+        if (m_thread.joinable())
+            m_thread.join();
+        if (m_client >= 0)
+            ::close(m_client);
+        ::close(m_fd);
+    }
+    LateListener(const LateListener&) = delete;
+    LateListener& operator=(const LateListener&) = delete;
+
+    [[nodiscard]] std::uint16_t port() const { return m_port; }
+    [[nodiscard]] bool listen()
+    {
+        if (::listen(m_fd, 4) != 0)
+            return false;
+        m_thread = std::thread([this] { run(); });
+        return true;
+    }
+    [[nodiscard]] std::size_t size() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_bytes.size();
+    }
+    [[nodiscard]] std::vector<std::uint8_t> bytes() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_bytes;
+    }
+
+private:
+    void run()
+    {
+        std::vector<std::uint8_t> buffer(64 * 1024);
+        while (!m_stop.load()) {
+            pollfd p{m_client >= 0 ? m_client : m_fd, POLLIN, 0};
+            if (::poll(&p, 1, 20) <= 0)
+                continue;
+            if (m_client < 0) {
+                m_client = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
+                continue;
+            }
+            const ssize_t n = ::recv(m_client, buffer.data(), buffer.size(), 0);
+            if (n <= 0) {
+                ::close(m_client);
+                m_client = -1;
+                continue;
+            }
+            std::lock_guard lock(m_mutex);
+            m_bytes.insert(m_bytes.end(), buffer.begin(), buffer.begin() + n);
+        }
+    }
+
+    int m_fd = -1;
+    int m_client = -1;
+    std::uint16_t m_port = 0;
+    std::atomic<bool> m_stop{false};
+    mutable std::mutex m_mutex;
+    std::vector<std::uint8_t> m_bytes;
+    std::thread m_thread;
+};
+
+// Unmounts a file system mounted for a test, whatever the test's outcome.
+struct MountGuard {
+    std::string path;
+    ~MountGuard()
+    {
+        if (!path.empty())
+            ::umount2(path.c_str(), MNT_DETACH);
+    }
+};
+
+} // namespace
+
+class TestPipelineFaults : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+
+    void dropsAreCountedAsLost();
+    void duplicatesAreCounted();
+    void lateArrivalsAreNotLost();
+    void malformedDatagramsAreNotProcessed();
+    void garbageOnTcpIsSkipped();
+    void tcpFramerRecoversAfterGarbage();
+    void truncatedTcpStreamIsCounted();
+    void forwardDestinationDownThenUp();
+    void unwritableRecordingDirectory();
+    void diskFullStopsRecording();
+    void queuesOverflowUnderAFlood();
+    void poolExhaustionIsCounted();
+
+private:
+    // After a fault: `count` packets of `packet` (a type the test has not sent before, so that its
+    // sequence counts start fresh) sent to `url` at `pps` must all be received and processed, with no
+    // loss, no malformed packet and no drop.
+    void expectCleanBurst(pipeline::Station& st, const std::string& url, const std::string& packet,
+                          std::uint64_t count, double pps);
+
+    // The same for a station with tiny queues or pool, where any burst could overflow: `count` packets
+    // of `packet` (zero data, counts from 0) sent over UDP one at a time, each processed before the next.
+    void expectLockStepPackets(pipeline::Station& st, std::uint16_t udpPort, const std::string& packet,
+                               std::uint16_t count);
+
+    std::optional<mdb::MissionDatabase> m_db;
+};
+
+void TestPipelineFaults::initTestCase()
+{
+    m_db = trainingDb();
+}
+
+void TestPipelineFaults::expectCleanBurst(pipeline::Station& st, const std::string& url, const std::string& packet,
+                                          std::uint64_t count, double pps)
+{
+    const auto before = typeCounters(st, "tm", packet);
+    const auto snapBefore = st.snapshot();
+    const auto* streamBefore = streamStats(snapBefore, "tm");
+    QVERIFY(streamBefore);
+    const std::uint64_t arrivedBefore =
+        streamBefore->counters.packetsReceived + streamBefore->kernelDrops + streamBefore->poolDrops;
+    const std::uint64_t kernelDropsBefore = streamBefore->kernelDrops;
+    const std::uint64_t poolDropsBefore = streamBefore->poolDrops;
+
+    auto sim = makeSim(*m_db, url, {packet}, pps, count, 7);
+    sim->start();
+    sim->wait();
+    const auto summary = sim->summary();
+    QCOMPARE(summary.sent.packets, count);
+    QVERIFY(settle(st, "tm", arrivedBefore + summary.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QVERIFY(st.running());
+    QCOMPARE(s->kernelDrops, kernelDropsBefore);
+    QCOMPARE(s->poolDrops, poolDropsBefore);
+    const auto* t = typeStats(*s, packet);
+    QVERIFY(t);
+    const auto& after = t->counters;
+    QCOMPARE(after.packetsReceived - before.packetsReceived, summary.sent.packets);
+    QCOMPARE(after.bytesReceived - before.bytesReceived, summary.sent.bytes);
+    QCOMPARE(after.packetsProcessed - before.packetsProcessed, summary.sent.packets);
+    QCOMPARE(after.malformed, before.malformed);
+    QCOMPARE(after.packetsLost, before.packetsLost);
+    QCOMPARE(after.sequenceErrors, before.sequenceErrors);
+    QCOMPARE(after.networkDrops, before.networkDrops);
+    QCOMPARE(after.processDrops, before.processDrops);
+}
+
+void TestPipelineFaults::expectLockStepPackets(pipeline::Station& st, std::uint16_t udpPort, const std::string& packet,
+                                               std::uint16_t count)
+{
+    const mdb::PacketDef* def = m_db->findPacket(packet);
+    QVERIFY(def);
+    const auto before = typeCounters(st, "tm", packet);
+    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    QVERIFY(fd >= 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = htons(udpPort);
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bool sent = true, processed = true;
+    for (std::uint16_t i = 0; i < count && sent && processed; ++i) {
+        const auto bytes = buildPacket(*def, i);
+        sent = ::sendto(fd, bytes.data(), bytes.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof to)
+               == static_cast<ssize_t>(bytes.size());
+        const std::uint64_t target = before.packetsProcessed + i + 1;
+        processed = waitUntil([&] { return typeCounters(st, "tm", packet).packetsProcessed >= target; })
+                    && st.waitIdle(10s);
+    }
+    ::close(fd);
+    QVERIFY(sent);
+    QVERIFY(processed);
+    const auto after = typeCounters(st, "tm", packet);
+    QVERIFY(st.running());
+    QCOMPARE(after.packetsReceived - before.packetsReceived, std::uint64_t{count});
+    QCOMPARE(after.packetsProcessed - before.packetsProcessed, std::uint64_t{count});
+    QCOMPARE(after.malformed, before.malformed);
+    QCOMPARE(after.packetsLost, before.packetsLost);
+    QCOMPARE(after.networkDrops, before.networkDrops);
+    QCOMPARE(after.processDrops, before.processDrops);
+}
+
+// ---- Sequence faults --------------------------------------------------------------------------------
+
+// Random drops on Packet5 and one long run of drops on HK_Status: every dropped packet is counted lost,
+// each run of drops is one sequence error, and the largest gap is the longest run.
+void TestPipelineFaults::dropsAreCountedAsLost()
+{
+    QTemporaryDir dir;
+    std::string error;
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+
+    api::PacketSubscription::Options so;
+    so.packet = "Packet5";
+    so.capacity = 20000;
+    auto sub = api::PacketSubscription::create(st, so);
+    QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
+
+    auto simA = makeSim(*m_db, url, {"Packet5"}, 5000);
+    sim::FaultConfig randomDrops;
+    randomDrops.drop = 0.05;
+    QVERIFY(runPhases(*simA, {{{}, 200}, {randomDrops, 2000}, {{}, 300}}));
+    const auto a = simA->summary();
+
+    auto simB = makeSim(*m_db, url, {"HK_Status"}, 5000);
+    sim::FaultConfig allDropped;
+    allDropped.drop = 1.0;
+    QVERIFY(runPhases(*simB, {{{}, 200}, {allDropped, 300}, {{}, 300}}));
+    const auto b = simB->summary();
+
+    QVERIFY(a.faults.dropped > 0);
+    // One run: the phase's batches (a batch under way when the faults change keeps its faults).
+    QVERIFY(b.faults.dropped >= 200);
+    QCOMPARE(a.faults.duplicated + a.faults.reordered + b.faults.duplicated + b.faults.reordered, std::uint64_t{0});
+    QVERIFY(settle(st, "tm", a.sent.packets + b.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QCOMPARE(s->kernelDrops, std::uint64_t{0}); // else the exact comparisons below mean nothing
+    QCOMPARE(s->counters.packetsReceived, a.sent.packets + b.sent.packets);
+
+    const auto* p5 = typeStats(*s, "Packet5");
+    QVERIFY(p5);
+    QCOMPARE(p5->counters.packetsReceived, a.apids.at(7).packets);
+    QCOMPARE(p5->counters.packetsProcessed, a.apids.at(7).packets);
+    QCOMPARE(p5->counters.packetsLost, a.faults.dropped);
+    QCOMPARE(p5->counters.duplicates, std::uint64_t{0});
+    // The gaps as the station delivered the packets: one sequence error per run of drops.
+    const auto counts = takeSequenceCounts(**sub);
+    QCOMPARE((*sub)->drops(), std::uint64_t{0});
+    QCOMPARE(std::uint64_t{counts.size()}, a.apids.at(7).packets);
+    const Gaps gaps = gapsIn(counts);
+    QCOMPARE(gaps.missing, a.faults.dropped);
+    QCOMPARE(p5->counters.sequenceErrors, gaps.count);
+    QCOMPARE(p5->counters.largestGap, gaps.largest);
+
+    const auto* hk = typeStats(*s, "HK_Status");
+    QVERIFY(hk);
+    QCOMPARE(hk->counters.packetsReceived, b.apids.at(100).packets);
+    QCOMPARE(hk->counters.packetsLost, b.faults.dropped);
+    QCOMPARE(hk->counters.largestGap, b.faults.dropped);
+    QCOMPARE(hk->counters.sequenceErrors, std::uint64_t{1});
+
+    QCOMPARE(s->counters.packetsLost, a.faults.dropped + b.faults.dropped);
+    QCOMPARE(s->counters.sequenceErrors, gaps.count + 1);
+    QCOMPARE(s->counters.largestGap, std::max(gaps.largest, b.faults.dropped));
+    QCOMPARE(snap.totals.packetsLost, s->counters.packetsLost);
+    QCOMPARE(s->counters.malformed, std::uint64_t{0});
+    QVERIFY(snap.hasLoss());
+    // Gaps are counted, never reported one by one.
+    const auto events = st.events();
+    QVERIFY2(countEvents(events, pipeline::EventSeverity::Warning) == 0, eventList(events).c_str());
+    QVERIFY2(countEvents(events, pipeline::EventSeverity::Error) == 0, eventList(events).c_str());
+
+    expectCleanBurst(st, url, "GNC_State", 500, 5000);
+}
+
+// Every extra copy is a duplicate (and a sequence error), none is lost, and each copy is received and
+// processed like any packet.
+void TestPipelineFaults::duplicatesAreCounted()
+{
+    QTemporaryDir dir;
+    std::string error;
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+
+    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000);
+    sim::FaultConfig duplicates;
+    duplicates.duplicate = 0.05;
+    QVERIFY(runPhases(*sim, {{{}, 200}, {duplicates, 2000}, {{}, 200}}));
+    const auto summary = sim->summary();
+    QVERIFY(summary.faults.duplicated > 0);
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QCOMPARE(s->kernelDrops, std::uint64_t{0});
+    const auto* p5 = typeStats(*s, "Packet5");
+    QVERIFY(p5);
+    QCOMPARE(p5->counters.packetsReceived, summary.sent.packets); // copies included
+    QCOMPARE(p5->counters.packetsProcessed, summary.sent.packets);
+    QCOMPARE(p5->counters.duplicates, summary.faults.duplicated);
+    QCOMPARE(p5->counters.sequenceErrors, summary.faults.duplicated);
+    QCOMPARE(p5->counters.packetsLost, std::uint64_t{0});
+    QCOMPARE(p5->counters.largestGap, std::uint64_t{0});
+    QCOMPARE(s->counters.duplicates, summary.faults.duplicated);
+    QCOMPARE(snap.totals.duplicates, summary.faults.duplicated);
+    QVERIFY(!snap.hasLoss()); // a duplicate is not a loss
+
+    expectCleanBurst(st, url, "HK_Status", 500, 5000);
+}
+
+// Reordering over TCP (which keeps the simulator's order): a swapped pair is a gap and a late arrival,
+// two sequence errors and no loss; with drops as well the net loss is exactly the packets dropped.
+void TestPipelineFaults::lateArrivalsAreNotLost()
+{
+    QTemporaryDir dir;
+    std::string error;
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = tcpUrl(st.localPort("tm"));
+
+    auto simA = makeSim(*m_db, url, {"Packet5"}, 5000);
+    sim::FaultConfig reorder;
+    reorder.reorder = 0.05;
+    QVERIFY(runPhases(*simA, {{{}, 200}, {reorder, 2000}, {{}, 200}}));
+    const auto a = simA->summary();
+    simA.reset();
+
+    auto simB = makeSim(*m_db, url, {"HK_Status"}, 5000);
+    sim::FaultConfig reorderAndDrop;
+    reorderAndDrop.reorder = 0.1;
+    reorderAndDrop.drop = 0.05;
+    QVERIFY(runPhases(*simB, {{{}, 200}, {reorderAndDrop, 2000}, {{}, 200}}));
+    const auto b = simB->summary();
+    simB.reset();
+
+    QVERIFY(a.faults.reordered > 0);
+    QVERIFY(b.faults.reordered > 0);
+    QVERIFY(b.faults.dropped > 0);
+    QCOMPARE(a.notSent + b.notSent, std::uint64_t{0});
+    QVERIFY(settle(st, "tm", a.sent.packets + b.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QCOMPARE(s->framingErrors, std::uint64_t{0});
+    const auto* p5 = typeStats(*s, "Packet5");
+    QVERIFY(p5);
+    QCOMPARE(p5->counters.packetsReceived, a.sent.packets);
+    QCOMPARE(p5->counters.packetsProcessed, a.sent.packets);
+    QCOMPARE(p5->counters.packetsLost, std::uint64_t{0});
+    QCOMPARE(p5->counters.sequenceErrors, 2 * a.faults.reordered);
+    QCOMPARE(p5->counters.largestGap, std::uint64_t{1});
+    QCOMPARE(p5->counters.duplicates, std::uint64_t{0});
+
+    const auto* hk = typeStats(*s, "HK_Status");
+    QVERIFY(hk);
+    QCOMPARE(hk->counters.packetsReceived, b.sent.packets);
+    QCOMPARE(hk->counters.packetsLost, b.faults.dropped);
+    QCOMPARE(hk->counters.duplicates, std::uint64_t{0});
+    QCOMPARE(s->counters.packetsLost, b.faults.dropped);
+
+    expectCleanBurst(st, url, "GNC_State", 500, 5000);
+}
+
+// ---- Malformed packets --------------------------------------------------------------------------------
+
+// Corrupt headers and truncated datagrams (in separate phases, so that no packet has both) are
+// malformed: counted against their packet type, never processed.
+void TestPipelineFaults::malformedDatagramsAreNotProcessed()
+{
+    QTemporaryDir dir;
+    std::string error;
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+
+    api::PacketSubscription::Options so;
+    so.packet = "Packet5";
+    so.capacity = 20000;
+    auto sub = api::PacketSubscription::create(st, so);
+    QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
+
+    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000);
+    sim::FaultConfig corrupt;
+    corrupt.corruptHeader = 0.05;
+    sim::FaultConfig truncate;
+    truncate.truncate = 0.05;
+    QVERIFY(runPhases(*sim, {{{}, 200}, {corrupt, 1500}, {{}, 200}, {truncate, 1500}, {{}, 200}}));
+    const auto summary = sim->summary();
+    QVERIFY(summary.faults.corruptedHeaders > 0);
+    QVERIFY(summary.faults.truncated > 0);
+    const std::uint64_t bad = summary.faults.corruptedHeaders + summary.faults.truncated;
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QCOMPARE(s->kernelDrops, std::uint64_t{0});
+    QCOMPARE(s->truncatedPackets, std::uint64_t{0}); // UDP: only datagrams larger than the buffer
+    QCOMPARE(s->counters.packetsReceived, summary.sent.packets);
+    QCOMPARE(s->counters.bytesReceived, summary.sent.bytes);
+    QCOMPARE(s->counters.malformed, bad);
+    QCOMPARE(s->counters.unknown, std::uint64_t{0}); // the APID survives both faults
+    const auto* p5 = typeStats(*s, "Packet5");
+    QVERIFY(p5);
+    QCOMPARE(p5->counters.packetsReceived, summary.sent.packets);
+    QCOMPARE(p5->counters.malformed, bad);
+    QCOMPARE(p5->counters.packetsProcessed, summary.sent.packets - bad);
+    QCOMPARE(p5->counters.parametersDecoded, (summary.sent.packets - bad) * 88);
+    // A malformed packet's sequence count is not trusted, so it is not checked: the count is missing
+    // from the sequence and the packet shows as lost too (malformed and lost overlap).
+    QCOMPARE(p5->counters.packetsLost, bad);
+    QVERIFY(snap.hasLoss());
+
+    // What reached consumers: only well-formed packets.
+    std::uint64_t delivered = 0, wellFormed = 0;
+    while ((*sub)->poll([&](const api::PacketView& v) {
+        ++delivered;
+        const auto check = ccsds::checkPrimaryHeader(v.packet);
+        if (check.ok() && v.packet.size() == 1288)
+            ++wellFormed;
+    }, 4096) > 0) {
+    }
+    QCOMPARE(delivered, summary.sent.packets - bad);
+    QCOMPARE(wellFormed, delivered);
+
+    expectCleanBurst(st, url, "HK_Status", 500, 5000);
+}
+
+// Garbage between packets on TCP (the simulator's garbage fault). What the framer guarantees
+// (core/ccsds/README.md, "Stream framer"): an implausible header is a framing error and starts a hunt;
+// every byte is delivered in a frame, skipped while hunting, or (at most one partial frame per
+// connection) dropped as truncated when the connection ends. It does not guarantee skippedBytes ==
+// garbage bytes, nor that every real packet survives: garbage that looks like a header is followed as
+// a packet of a false length, which may swallow real packets. Once the framer is back on packet
+// boundaries (the README bounds that to a few times the largest packet), each real packet is either
+// delivered intact or counted lost.
+void TestPipelineFaults::garbageOnTcpIsSkipped()
+{
+    QTemporaryDir dir;
+    std::string error;
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = tcpUrl(st.localPort("tm"));
+
+    auto sim = makeSim(*m_db, url, {"Packet5"}, 10000);
+    sim::FaultConfig garbage;
+    garbage.garbage = 0.05;
+    // A long clean tail (1.3 MB): by its end the framer must be back on packet boundaries.
+    QVERIFY(runPhases(*sim, {{{}, 200}, {garbage, 2000}, {{}, 1000}}));
+    const auto summary = sim->summary();
+    sim.reset(); // closes the connection: the framer is reset
+    QVERIFY(summary.faults.garbageInsertions > 0);
+    QCOMPARE(summary.notSent, std::uint64_t{0});
+    QVERIFY(waitUntil([&] { return streamStats(st.snapshot(), "tm")->disconnects == 1; }));
+    QVERIFY(st.waitIdle(10s));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QCOMPARE(s->connects, std::uint64_t{1});
+    QVERIFY(s->framingErrors > 0);
+    QVERIFY(s->skippedBytes > 0);
+    QVERIFY(s->truncatedPackets <= 1);
+    QCOMPARE(s->counters.networkDrops + s->poolDrops, std::uint64_t{0});
+    // Every byte written is accounted for, but for the part of a frame cut by the disconnect.
+    const std::uint64_t written = summary.sent.bytes + summary.faults.garbageBytes;
+    const std::uint64_t accounted = s->counters.bytesReceived + s->skippedBytes;
+    QVERIFY(accounted <= written);
+    QVERIFY(written - accounted <= s->truncatedPackets * ccsds::kMaxPacketSize);
+
+    const auto* p5 = typeStats(*s, "Packet5");
+    QVERIFY(p5);
+    const std::uint64_t intact = p5->counters.packetsReceived - p5->counters.malformed;
+    QCOMPARE(p5->counters.packetsProcessed, intact);
+    QCOMPARE(p5->counters.duplicates, std::uint64_t{0});
+    QVERIFY(intact >= 200); // the clean head at least
+    QVERIFY(intact + p5->counters.packetsLost <= summary.apids.at(7).packets);
+    qInfo("garbage: %llu runs, %llu bytes; skipped %llu bytes, %llu framing errors, %llu truncated; real packets "
+          "intact %llu, counted lost %llu, of %llu",
+          static_cast<unsigned long long>(summary.faults.garbageInsertions),
+          static_cast<unsigned long long>(summary.faults.garbageBytes),
+          static_cast<unsigned long long>(s->skippedBytes),
+          static_cast<unsigned long long>(s->framingErrors), static_cast<unsigned long long>(s->truncatedPackets),
+          static_cast<unsigned long long>(intact), static_cast<unsigned long long>(p5->counters.packetsLost),
+          static_cast<unsigned long long>(summary.apids.at(7).packets));
+    QVERIFY(snap.hasLoss());
+
+    // A new connection is framed afresh whatever happened on the old one.
+    expectCleanBurst(st, url, "HK_Status", 500, 5000);
+    if (QTest::currentTestFailed())
+        return;
+
+    // Back on packet boundaries by the end of the clean tail: nothing cut at the disconnect, every byte
+    // accounted for, and every real packet delivered intact or counted lost.
+    const bool inSync = s->truncatedPackets == 0 && intact + p5->counters.packetsLost == summary.apids.at(7).packets;
+    QVERIFY2(inSync, "the TCP framer did not find the packets again after garbage");
+    QCOMPARE(accounted, written);
+}
+
+// The framer's recovery bound, deterministic input: 5,100 real Packet5 packets (built by the simulator)
+// written by hand over one connection with 20 runs of random garbage, each followed by 250 clean
+// packets (322 KB). After each run the framer must be back on packet boundaries within a few times the
+// largest packet (README: "bounded by a few times N + maxPacketSize bytes"): every packet from 210
+// packets (270 KB, more than 4 x 65,542 bytes) after a run is delivered intact.
+void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
+{
+    constexpr std::size_t kHead = 100, kRuns = 20, kPerRun = 250, kRecovery = 210;
+    constexpr std::size_t kPackets = kHead + kRuns * kPerRun;
+    std::vector<std::uint8_t> packets;
+    {
+        test::TcpCapture capture;
+        auto sim = makeSim(*m_db, tcpUrl(capture.port()), {"Packet5"}, 20000, kPackets);
+        sim->start();
+        sim->wait();
+        const auto summary = sim->summary();
+        QCOMPARE(summary.sent.packets, std::uint64_t{kPackets});
+        sim.reset();
+        QVERIFY(waitUntil([&] { return capture.size() >= summary.sent.bytes; }));
+        packets = capture.bytes();
+    }
+    constexpr std::size_t kLength = 1288;
+    QCOMPARE(packets.size(), kPackets * kLength);
+
+    std::vector<std::uint8_t> stream(packets.begin(), packets.begin() + std::ptrdiff_t(kHead * kLength));
+    std::mt19937_64 rng(2024);
+    std::uint64_t garbageBytes = 0;
+    for (std::size_t r = 0; r < kRuns; ++r) {
+        const std::size_t n = 1 + rng() % 64;
+        for (std::size_t i = 0; i < n; ++i)
+            stream.push_back(static_cast<std::uint8_t>(rng()));
+        garbageBytes += n;
+        const auto first = packets.begin() + std::ptrdiff_t((kHead + r * kPerRun) * kLength);
+        stream.insert(stream.end(), first, first + std::ptrdiff_t(kPerRun * kLength));
+    }
+
+    QTemporaryDir dir;
+    std::string error;
+    // The whole stream arrives in one burst: queues that hold all of it (this test is about framing).
+    auto profile = oneStream("tcp-listen://127.0.0.1:0", dir);
+    profile.queues.networkPacketQueueSize = profile.queues.processPacketQueueSize = 2 * kPackets;
+    auto station = startStation(profile, *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    api::PacketSubscription::Options so;
+    so.packet = "Packet5";
+    so.capacity = 2 * kPackets;
+    auto sub = api::PacketSubscription::create(st, so);
+    QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
+
+    const int fd = connectTcp(st.localPort("tm"));
+    QVERIFY(fd >= 0);
+    const bool written = writeAll(fd, stream);
+    ::close(fd);
+    QVERIFY(written);
+    QVERIFY(waitUntil([&] { return streamStats(st.snapshot(), "tm")->disconnects == 1; }));
+    QVERIFY(st.waitIdle(10s));
+
+    std::vector<bool> delivered(kPackets, false);
+    std::uint64_t intact = 0;
+    while ((*sub)->poll([&](const api::PacketView& v) {
+        if (v.packet.size() != kLength || apidOf(v.packet) != 7)
+            return;
+        ++intact;
+        const std::uint16_t seq = sequenceCount(v.packet);
+        // The frame must be the packet with that count, byte for byte.
+        if (seq >= kPackets)
+            return;
+        const auto original = packets.begin() + std::ptrdiff_t(std::size_t{seq} * kLength);
+        if (std::equal(v.packet.begin(), v.packet.end(), original))
+            delivered[seq] = true;
+    }, 4096) > 0) {
+    }
+    QCOMPARE((*sub)->drops(), std::uint64_t{0});
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QVERIFY(s->framingErrors > 0);
+    QCOMPARE(s->counters.processDrops + s->networkQueue.drops, std::uint64_t{0});
+    for (std::size_t i = 0; i < kHead; ++i)
+        QVERIFY(delivered[i]); // before any garbage
+
+    std::size_t missing = 0;
+    std::string where;
+    for (std::size_t r = 0; r < kRuns; ++r) {
+        std::size_t missingInRun = 0;
+        for (std::size_t i = kHead + r * kPerRun + kRecovery; i < kHead + (r + 1) * kPerRun; ++i)
+            missingInRun += delivered[i] ? 0 : 1;
+        if (missingInRun > 0)
+            where += " run " + std::to_string(r) + ": " + std::to_string(missingInRun);
+        missing += missingInRun;
+    }
+    qInfo("counters: received %llu processed %llu networkDrops %llu processDrops %llu pool %llu malformed %llu",
+          static_cast<unsigned long long>(s->counters.packetsReceived),
+          static_cast<unsigned long long>(s->counters.packetsProcessed),
+          static_cast<unsigned long long>(s->networkQueue.drops), static_cast<unsigned long long>(s->processQueue.drops),
+          static_cast<unsigned long long>(s->poolDrops), static_cast<unsigned long long>(s->counters.malformed));
+    qInfo("framer: %llu of %zu packets intact, %llu garbage bytes, %llu skipped, %llu framing errors, %llu truncated",
+          static_cast<unsigned long long>(intact), kPackets, static_cast<unsigned long long>(garbageBytes),
+          static_cast<unsigned long long>(s->skippedBytes), static_cast<unsigned long long>(s->framingErrors),
+          static_cast<unsigned long long>(s->truncatedPackets));
+    // (A false header in garbage used to lead the framer into Packet5's zero-filled spares, where each 6
+    // zero bytes are a plausible 7-byte packet: the station now frames with the largest defined packet
+    // and resynchronises only on defined APIDs.)
+    QVERIFY2(missing == 0, ("packets missing after the recovery window:" + where).c_str());
+
+    expectCleanBurst(st, tcpUrl(st.localPort("tm")), "HK_Status", 500, 5000);
+}
+
+// A sender that closes in the middle of a packet: the partial packet is counted in truncatedPackets,
+// the whole one before it is received; the next connection is framed afresh.
+void TestPipelineFaults::truncatedTcpStreamIsCounted()
+{
+    QTemporaryDir dir;
+    std::string error;
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::uint16_t port = st.localPort("tm");
+    const mdb::PacketDef* def = m_db->findPacket("Packet5");
+    QVERIFY(def);
+
+    const auto streamNow = [&] { return *streamStats(st.snapshot(), "tm"); };
+
+    {
+        const int fd = connectTcp(port);
+        QVERIFY(fd >= 0);
+        std::vector<std::uint8_t> bytes = buildPacket(*def, 0);
+        const auto second = buildPacket(*def, 1);
+        bytes.insert(bytes.end(), second.begin(), second.begin() + std::ptrdiff_t(second.size() / 2));
+        const bool written = writeAll(fd, bytes);
+        ::close(fd);
+        QVERIFY(written);
+    }
+    QVERIFY(waitUntil([&] { return streamNow().disconnects == 1; }));
+    QVERIFY(settle(st, "tm", 1));
+    {
+        const auto s = streamNow();
+        QCOMPARE(s.connects, std::uint64_t{1});
+        QCOMPARE(s.truncatedPackets, std::uint64_t{1});
+        QCOMPARE(s.framingErrors, std::uint64_t{0});
+        QCOMPARE(s.counters.packetsReceived, std::uint64_t{1});
+        QCOMPARE(s.counters.packetsProcessed, std::uint64_t{1});
+        QCOMPARE(s.counters.bytesReceived, std::uint64_t{def->length});
+        QCOMPARE(s.counters.malformed, std::uint64_t{0});
+        QVERIFY(st.snapshot().hasLoss());
+    }
+
+    // Reconnect and send three whole packets: counted, the truncation stays one.
+    {
+        const int fd = connectTcp(port);
+        QVERIFY(fd >= 0);
+        std::vector<std::uint8_t> bytes;
+        for (std::uint16_t seq = 2; seq <= 4; ++seq) {
+            const auto p = buildPacket(*def, seq);
+            bytes.insert(bytes.end(), p.begin(), p.end());
+        }
+        const bool written = writeAll(fd, bytes);
+        ::close(fd);
+        QVERIFY(written);
+    }
+    QVERIFY(waitUntil([&] { return streamNow().disconnects == 2; }));
+    QVERIFY(settle(st, "tm", 4));
+    const auto s = streamNow();
+    QCOMPARE(s.connects, std::uint64_t{2});
+    QCOMPARE(s.truncatedPackets, std::uint64_t{1});
+    QCOMPARE(s.framingErrors, std::uint64_t{0});
+    QCOMPARE(s.skippedBytes, std::uint64_t{0});
+    QCOMPARE(s.counters.packetsReceived, std::uint64_t{4});
+    QCOMPARE(s.counters.packetsProcessed, std::uint64_t{4});
+    QCOMPARE(s.counters.bytesReceived, std::uint64_t{4} * def->length);
+    QCOMPARE(s.counters.packetsLost, std::uint64_t{1}); // count 1 never arrived whole
+    QVERIFY(s.running);
+
+    expectCleanBurst(st, tcpUrl(port), "HK_Status", 500, 5000);
+}
+
+// ---- Forwarding ---------------------------------------------------------------------------------------
+
+// A tcp:// destination nobody listens on: every packet for it is a forward error, the operator is told
+// it is down; once a listener appears the station reconnects (back-off up to 5 s), says it is up, and
+// later packets arrive there exactly as received.
+void TestPipelineFaults::forwardDestinationDownThenUp()
+{
+    LateListener listener;
+    const std::string destination = tcpUrl(listener.port());
+    QTemporaryDir dir;
+    auto profile = oneStream("udp://127.0.0.1:0", dir);
+    profile.streams[0].packets.push_back(
+        {7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {destination}});
+    std::string error;
+    auto station = startStation(profile, *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+    const mdb::PacketDef* def = m_db->findPacket("Packet5");
+    QVERIFY(def);
+
+    // Down.
+    auto down = makeSim(*m_db, url, {"Packet5"}, 5000, 300);
+    down->start();
+    down->wait();
+    const auto first = down->summary();
+    QVERIFY(settle(st, "tm", first.sent.packets));
+    {
+        const auto snap = st.snapshot();
+        const auto* s = streamStats(snap, "tm");
+        QVERIFY(s);
+        QCOMPARE(s->kernelDrops, std::uint64_t{0});
+        const auto* p5 = typeStats(*s, "Packet5");
+        QVERIFY(p5);
+        QCOMPARE(p5->counters.packetsReceived, first.sent.packets);
+        QCOMPARE(p5->counters.packetsProcessed, first.sent.packets); // forwarding failures do not hold up processing
+        QCOMPARE(p5->counters.forwardErrors, first.sent.packets);
+        QCOMPARE(p5->counters.packetsForwarded, std::uint64_t{0});
+        QCOMPARE(p5->counters.forwardDrops, std::uint64_t{0});
+        QCOMPARE(snap.forwards.size(), std::size_t{1});
+        QCOMPARE(snap.forwards[0].destination, destination);
+        QVERIFY(!snap.forwards[0].connected);
+        QCOMPARE(snap.forwards[0].notSent, first.sent.packets);
+        QCOMPARE(snap.forwards[0].packets, std::uint64_t{0});
+        QVERIFY(snap.hasLoss());
+    }
+    {
+        const auto events = st.events();
+        const auto* downEvent = findEvent(events, pipeline::EventSeverity::Warning, {destination, "down"});
+        // Engine bug (reported): the forwarder announces "is down" only on a change from connected, so a
+        // destination that was never up is never reported (core/pipeline/station.cpp, forwarderLoop,
+        // publish(): wasConnected starts false).
+        QVERIFY2(downEvent, eventList(events).c_str());
+    }
+
+    // Up.
+    QVERIFY(listener.listen());
+    QVERIFY2(waitUntil([&] { return st.snapshot().forwards[0].connected; }, 10s),
+             st.snapshot().forwards[0].state.c_str());
+    // The event follows the state change (published just before it).
+    const auto upEvent = [&] { return findEvent(st.events(), pipeline::EventSeverity::Info, {destination, "is up"}); };
+    QVERIFY2(waitUntil([&] { return upEvent() != nullptr; }), eventList(st.events()).c_str());
+    auto up = makeSim(*m_db, url, {"Packet5"}, 5000, 300);
+    up->start();
+    up->wait();
+    const auto second = up->summary();
+    QVERIFY(settle(st, "tm", first.sent.packets + second.sent.packets));
+    QVERIFY(waitUntil([&] { return listener.size() >= second.sent.bytes; }));
+    {
+        const auto snap = st.snapshot();
+        const auto* s = streamStats(snap, "tm");
+        QVERIFY(s);
+        QCOMPARE(s->kernelDrops, std::uint64_t{0});
+        const auto* p5 = typeStats(*s, "Packet5");
+        QVERIFY(p5);
+        QCOMPARE(p5->counters.packetsProcessed, first.sent.packets + second.sent.packets);
+        QCOMPARE(p5->counters.packetsForwarded, second.sent.packets);
+        QCOMPARE(p5->counters.bytesForwarded, second.sent.bytes);
+        QCOMPARE(p5->counters.forwardErrors, first.sent.packets); // none since it came up
+        QVERIFY(snap.forwards[0].connected);
+        QCOMPARE(snap.forwards[0].packets, second.sent.packets);
+        QCOMPARE(snap.forwards[0].connects, std::uint64_t{1});
+    }
+    // The listener got the second run's packets whole and in order (the simulator restarted its counts).
+    const auto bytes = listener.bytes();
+    QCOMPARE(std::uint64_t{bytes.size()}, second.sent.bytes);
+    const std::span<const std::uint8_t> all(bytes);
+    for (std::size_t i = 0; i < second.sent.packets; ++i) {
+        const auto packet = all.subspan(i * def->length, def->length);
+        QCOMPARE(apidOf(packet), std::uint16_t{7});
+        QCOMPARE(sequenceCount(packet), static_cast<std::uint16_t>(i));
+        QVERIFY(ccsds::checkPrimaryHeader(packet).ok());
+    }
+}
+
+// ---- Recording ----------------------------------------------------------------------------------------
+
+// A recording directory that cannot be created (its parent is a regular file; this works as root too):
+// an Error event at start, every packet that should have been recorded is a record error, processing
+// goes on unaffected.
+void TestPipelineFaults::unwritableRecordingDirectory()
+{
+    QTemporaryDir dir;
+    QFile blocker(dir.filePath("not-a-directory"));
+    QVERIFY(blocker.open(QIODevice::WriteOnly));
+    blocker.write("x");
+    blocker.close();
+    auto profile = oneStream("udp://127.0.0.1:0", dir);
+    profile.recordingDirectory = dir.filePath("not-a-directory/rec").toStdString();
+    profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
+    std::string error;
+    auto station = startStation(profile, *m_db, error);
+    QVERIFY2(station, error.c_str()); // not an error at start: recording reports it
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+
+    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000, 1000);
+    sim->start();
+    sim->wait();
+    const auto summary = sim->summary();
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    QCOMPARE(s->kernelDrops, std::uint64_t{0});
+    const auto* p5 = typeStats(*s, "Packet5");
+    QVERIFY(p5);
+    QCOMPARE(p5->counters.packetsReceived, summary.sent.packets);
+    QCOMPARE(p5->counters.packetsProcessed, summary.sent.packets);
+    QCOMPARE(p5->counters.parametersDecoded, summary.sent.packets * 88);
+    QCOMPARE(p5->counters.recordErrors, summary.sent.packets);
+    QCOMPARE(p5->counters.packetsRecorded, std::uint64_t{0});
+    QCOMPARE(p5->counters.recordDrops, std::uint64_t{0});
+    QVERIFY(snap.recordingErrors > 0);
+    QVERIFY2(snap.recordingState.starts_with("failed"), snap.recordingState.c_str());
+    QVERIFY(snap.hasLoss());
+    const auto events = st.events();
+    QVERIFY2(findEvent(events, pipeline::EventSeverity::Error, {"recording"}), eventList(events).c_str());
+    std::error_code ec;
+    QVERIFY(!std::filesystem::exists(profile.recordingDirectory, ec));
+
+    expectCleanBurst(st, url, "HK_Status", 500, 5000);
+}
+
+// A full disk (a 1 MiB tmpfs; needs root, skipped otherwise): recording stops with an Error event,
+// the rest are record errors, processing goes on, and the segment holds intact records of the first
+// packets in order: as many as packetsRecorded says.
+void TestPipelineFaults::diskFullStopsRecording()
+{
+    QTemporaryDir dir;
+    const std::string mountPoint = dir.filePath("small").toStdString();
+    QVERIFY(std::filesystem::create_directory(mountPoint));
+    if (::mount("tmpfs", mountPoint.c_str(), "tmpfs", 0, "size=1m") != 0)
+        QSKIP(qPrintable(
+            QStringLiteral("cannot mount a 1 MiB tmpfs to fill (needs root): %1").arg(std::strerror(errno))));
+    MountGuard guard{mountPoint};
+
+    auto profile = oneStream("udp://127.0.0.1:0", dir);
+    profile.recordingDirectory = mountPoint + "/rec";
+    profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
+    std::string error;
+    auto station = startStation(profile, *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+
+    // About 4 MB of records: well past the disk.
+    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000, 3000);
+    sim->start();
+    sim->wait();
+    const auto summary = sim->summary();
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+
+    std::uint64_t recorded = 0;
+    {
+        const auto snap = st.snapshot();
+        const auto* s = streamStats(snap, "tm");
+        QVERIFY(s);
+        QCOMPARE(s->kernelDrops, std::uint64_t{0});
+        const auto* p5 = typeStats(*s, "Packet5");
+        QVERIFY(p5);
+        QCOMPARE(p5->counters.packetsProcessed, summary.sent.packets);
+        QVERIFY(p5->counters.recordErrors > 0);
+        QCOMPARE(p5->counters.packetsRecorded + p5->counters.recordErrors, summary.sent.packets);
+        recorded = p5->counters.packetsRecorded;
+        QVERIFY(snap.recordingErrors > 0);
+        QVERIFY(snap.hasLoss());
+        const auto events = st.events();
+        const auto* stopped = findEvent(events, pipeline::EventSeverity::Error, {"recording stopped"});
+        QVERIFY2(stopped, eventList(events).c_str());
+        QCOMPARE(stopped->stream, std::string("tm"));
+    }
+
+    expectCleanBurst(st, url, "HK_Status", 500, 5000);
+    if (QTest::currentTestFailed())
+        return;
+    st.stop(); // closes the recording
+
+    // What was written stays readable: intact records of the first packets, in order.
+    std::uint64_t records = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(profile.recordingDirectory)) {
+        if (entry.path().extension() != ".tsrec")
+            continue;
+        auto reader = record::SegmentReader::open(entry.path().string());
+        QVERIFY2(reader, reader ? "" : reader.error().toString().c_str());
+        record::RecordMeta meta;
+        std::vector<std::uint8_t> payload;
+        while ((*reader)->next(meta, payload)) {
+            QCOMPARE(meta.apid, std::uint16_t{7});
+            QCOMPARE(payload.size(), std::size_t{1288});
+            QCOMPARE(sequenceCount(payload), static_cast<std::uint16_t>(records));
+            ++records;
+        }
+        QVERIFY2((*reader)->end() != record::SegmentEnd::Damaged, (*reader)->problem().c_str());
+    }
+    qInfo("recorded %llu packets before the disk was full, %llu of them intact on disk",
+          static_cast<unsigned long long>(recorded), static_cast<unsigned long long>(records));
+    QVERIFY(records > 0);
+    QVERIFY(records <= recorded);
+    // Packets the writer had buffered when its write failed are lost with the buffer: they count as
+    // record errors, not as recorded.
+    QCOMPARE(records, recorded);
+}
+
+// ---- Queues and the pool ------------------------------------------------------------------------------
+
+// TReK's small queues and a flood: drops are counted against the queue and the packet type, every
+// packet is accounted for, the network queue warns and fills; then the station goes on.
+void TestPipelineFaults::queuesOverflowUnderAFlood()
+{
+    QTemporaryDir dir;
+    auto profile = oneStream("udp://127.0.0.1:0", dir);
+    profile.queues.networkPacketQueueSize = 100;
+    profile.queues.networkPacketQueueWarningThreshold = 50;
+    profile.queues.processPacketQueueSize = 20;
+    profile.queues.recordPacketQueueSize = 20;
+    profile.queues.forwardPacketQueueSize = 20;
+    profile.queues.processedParameterQueueSize = 5;
+    profile.streams[0].packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
+    std::string error;
+    auto station = startStation(profile, *m_db, error);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+
+    auto sim = makeSim(*m_db, url, {"Packet5", "HK_Status"}, 0, 20000);
+    sim->start();
+    sim->wait();
+    const auto summary = sim->summary();
+    QCOMPARE(summary.sent.packets, std::uint64_t{20000});
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    // Every packet sent is received (queue drops included) or dropped by the kernel.
+    QCOMPARE(s->counters.packetsReceived + s->kernelDrops, summary.sent.packets);
+    QCOMPARE(s->poolDrops, std::uint64_t{0});
+    QCOMPARE(s->truncatedPackets, std::uint64_t{0});
+    QCOMPARE(s->counters.malformed, std::uint64_t{0});
+    qInfo("flood: kernel drops %llu, network queue drops %llu (warnings %llu), process queue drops %llu, "
+          "record queue drops %llu",
+          static_cast<unsigned long long>(s->kernelDrops), static_cast<unsigned long long>(s->networkQueue.drops),
+          static_cast<unsigned long long>(s->networkQueue.warnings),
+          static_cast<unsigned long long>(s->processQueue.drops),
+          static_cast<unsigned long long>(s->recordQueue.drops));
+
+    QCOMPARE(s->networkQueue.capacity, std::uint64_t{100});
+    QCOMPARE(s->networkQueue.warningThreshold, std::uint64_t{50});
+    QCOMPARE(s->processQueue.capacity, std::uint64_t{20});
+    // Which queue overflows depends on which thread the scheduler favours during the burst (on a loaded
+    // 2-core machine the router may keep up with the receiver); some queue must, and a queue that
+    // dropped was full.
+    QVERIFY(s->networkQueue.drops + s->processQueue.drops > 0);
+    if (s->networkQueue.drops > 0) {
+        QVERIFY(s->networkQueue.warnings > 0);
+        QCOMPARE(s->networkQueue.highWater, s->networkQueue.capacity);
+    }
+    if (s->processQueue.drops > 0)
+        QCOMPARE(s->processQueue.highWater, s->processQueue.capacity);
+    QCOMPARE(s->recordQueue.capacity, std::uint64_t{20});
+    for (const auto* q : {&s->networkQueue, &s->processQueue, &s->recordQueue, &s->forwardQueue})
+        QCOMPARE(q->depth, std::uint64_t{0});
+
+    // Per packet type: the drops add up to the queues', and each packet the router took went to the
+    // processor or was dropped at the process queue (and likewise for the recorder).
+    std::uint64_t networkDrops = 0, processDrops = 0, recordDrops = 0;
+    for (const auto& t : s->packetTypes) {
+        networkDrops += t.counters.networkDrops;
+        processDrops += t.counters.processDrops;
+        recordDrops += t.counters.recordDrops;
+    }
+    QCOMPARE(networkDrops, s->networkQueue.drops);
+    QCOMPARE(processDrops, s->processQueue.drops);
+    QCOMPARE(recordDrops, s->recordQueue.drops);
+    QCOMPARE(s->counters.networkDrops, s->networkQueue.drops);
+    QCOMPARE(s->counters.processDrops, s->processQueue.drops);
+    const auto* p5 = typeStats(*s, "Packet5");
+    const auto* hk = typeStats(*s, "HK_Status");
+    QVERIFY(p5 && hk);
+    QCOMPARE(p5->counters.packetsReceived + hk->counters.packetsReceived, s->counters.packetsReceived);
+    for (const auto* t : {p5, hk}) {
+        const auto& c = t->counters;
+        const std::uint64_t routed = c.packetsReceived - c.networkDrops;
+        QCOMPARE(c.packetsProcessed + c.processDrops, routed);
+        QCOMPARE(c.packetsRecorded + c.recordDrops + c.recordErrors, t->record ? routed : std::uint64_t{0});
+    }
+    QCOMPARE(p5->counters.parametersDecoded, p5->counters.packetsProcessed * 88);
+    QVERIFY(p5->counters.packetsReceived <= summary.apids.at(7).packets);
+    QVERIFY(hk->counters.packetsReceived <= summary.apids.at(100).packets);
+    QVERIFY(snap.hasLoss());
+
+    // One packet at a time: the 20-packet process queue cannot overflow.
+    expectLockStepPackets(st, st.localPort("tm"), "Spectrometer_LE", 50);
+}
+
+// A pool of 16 slots under a flood: packets with no free slot are dropped and counted per stream; the
+// rest go through; afterwards packets one at a time are not short of slots.
+void TestPipelineFaults::poolExhaustionIsCounted()
+{
+    QTemporaryDir dir;
+    pipeline::StationOptions options;
+    options.pool.smallSlots = 16;
+    options.pool.largeSlots = 0;
+    std::string error;
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error, options);
+    QVERIFY2(station, error.c_str());
+    auto& st = *station;
+    const std::string url = udpUrl(st.localPort("tm"));
+
+    auto sim = makeSim(*m_db, url, {"Packet5"}, 0, 5000);
+    sim->start();
+    sim->wait();
+    const auto summary = sim->summary();
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    qInfo("pool: %llu drops, %llu kernel drops", static_cast<unsigned long long>(s->poolDrops),
+          static_cast<unsigned long long>(s->kernelDrops));
+    QVERIFY(s->poolDrops > 0);
+    QCOMPARE(s->counters.packetsReceived + s->poolDrops + s->kernelDrops, summary.sent.packets);
+    QCOMPARE(s->counters.packetsProcessed, s->counters.packetsReceived); // the default queues are large
+    QCOMPARE(snap.poolCapacity, std::uint64_t{16});
+    QCOMPARE(snap.poolInUse, std::uint64_t{0});
+    QVERIFY(snap.hasLoss());
+
+    expectLockStepPackets(st, st.localPort("tm"), "Spectrometer_LE", 50);
+}
+
+QTEST_GUILESS_MAIN(TestPipelineFaults)
+#include "tst_pipeline_faults.moc"
