@@ -462,8 +462,20 @@ void Station::Impl::receiverLoop(Stream& s)
 {
     StreamSink sink(s, *pool, types, routerBell, stopSources);
     bool reportedEnd = false;
+    std::uint64_t connects = 0, disconnects = 0;
     while (!stopSources.load(std::memory_order_relaxed)) {
         s.source->poll(options.pollTimeout, sink);
+        // Connections made and lost become operator events (TCP sources; a few loads per poll).
+        const io::ReceiverStats rs = s.source->stats();
+        if (rs.connects != connects || rs.disconnects != disconnects) {
+            if (rs.connects > connects)
+                event(EventSeverity::Info, s.profile.name, s.source->state());
+            if (rs.disconnects > disconnects)
+                event(EventSeverity::Warning, s.profile.name,
+                      "connection ended (" + std::to_string(rs.disconnects) + " so far); " + s.source->state());
+            connects = rs.connects;
+            disconnects = rs.disconnects;
+        }
         if (!reportedEnd && s.source->finished()) {
             reportedEnd = true;
             event(EventSeverity::Info, s.profile.name, "playback finished");
