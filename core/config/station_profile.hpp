@@ -55,7 +55,7 @@ struct QueueOptions {
     std::uint32_t processPacketQueueSize = 4096;             // TReK 20
     std::uint32_t recordPacketQueueSize = 8192;              // TReK 20
     std::uint32_t forwardPacketQueueSize = 8192;             // TReK 20
-    std::uint32_t processedParameterQueueSize = 1024;        // TReK 5
+    std::uint32_t processedParameterQueueSize = 4096;        // TReK 5; packets' worth of samples per consumer
     std::uint64_t maxRecordFileSize = 1ull << 30;            // TReK 10,485,760; 64 KiB .. 1 TiB
     friend bool operator==(const QueueOptions&, const QueueOptions&) = default;
 };

@@ -53,7 +53,7 @@ inline std::uint64_t get(const Counter& c) noexcept { return c.load(std::memory_
 
 // Per packet type counters, one cache line group per writer thread.
 struct alignas(64) ReceiverTypeCounters {
-    Counter networkDrops{0};
+    Counter networkDrops{0}, networkDropBytes{0};
 };
 struct alignas(64) RouterTypeCounters {
     Counter received{0}, bytes{0}, unknown{0}, discarded{0}, malformed{0};
@@ -438,6 +438,7 @@ private:
                 const std::size_t skip = m_stream.transportHeaderBytes;
                 const std::uint32_t type = bytes.size() > skip ? m_types.classify(bytes.subspan(skip)) : kUnknownType;
                 bump(m_stream.receiverCounters[type].networkDrops);
+                bump(m_stream.receiverCounters[type].networkDropBytes, bytes.size());
                 m_pool.release(h);
             }
             if (m_stream.playback())
@@ -1222,7 +1223,7 @@ stats::StationSnapshot Station::snapshot() const
             const RouterTypeCounters& rc = s.routerCounters[t];
             c.networkDrops = get(s.receiverCounters[t].networkDrops);
             c.packetsReceived = get(rc.received) + c.networkDrops;
-            c.bytesReceived = get(rc.bytes);
+            c.bytesReceived = get(rc.bytes) + get(s.receiverCounters[t].networkDropBytes); // as packetsReceived
             c.unknown = get(rc.unknown);
             c.discarded = get(rc.discarded);
             c.malformed = get(rc.malformed);

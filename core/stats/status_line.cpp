@@ -348,8 +348,11 @@ std::uint64_t dropCount(const StationSnapshot& snapshot) noexcept
     std::uint64_t consumers = 0;
     for (const auto& consumer : snapshot.consumers)
         consumers += consumer.queue.drops;
-    // totals are the streams' sums; the larger covers a snapshot without streams.
-    return std::max(queues, dropCount(snapshot.totals)) + receivers + consumers;
+    // totals are the streams' sums; the larger covers a snapshot without streams. Network queue drops
+    // are in `receivers` (from the queues), so the totals' share of them is not added again.
+    const PacketCounters& t = snapshot.totals;
+    return std::max(queues, t.processDrops + t.recordDrops + t.forwardDrops)
+         + std::max(receivers, t.networkDrops) + consumers;
 }
 
 std::uint64_t errorCount(const PacketCounters& c) noexcept

@@ -209,6 +209,14 @@ private slots:
         q.streams[1].recordQueue.drops = 7;
         QCOMPARE(dropCount(q.streams[1]), std::uint64_t { 7 });
         QCOMPARE(dropCount(q), std::uint64_t { 22 });
+        // Network queue drops, as the station reports them (the queue, the type's and the totals'
+        // counters), count once.
+        StationSnapshot n = s;
+        n.streams[1].networkQueue.drops = 100;
+        n.streams[1].counters.networkDrops = 100;
+        n.totals.networkDrops += 100;
+        QCOMPARE(dropCount(n.streams[1]), std::uint64_t { 100 });
+        QCOMPARE(dropCount(n), std::uint64_t { 115 });
         // Errors: 2 record errors on a, 1 framing error on b.
         QCOMPARE(errorCount(s.streams[0]), std::uint64_t { 2 });
         QCOMPARE(errorCount(s.streams[1]), std::uint64_t { 1 });
