@@ -1,0 +1,243 @@
+// `telestation --headless --profile` as an endurance run uses it: status lines, JSON lines, the final
+// summary, recordings closed, SIGTERM, and the exit code that gates on loss.
+#include "core/ccsds/space_packet.hpp"
+#include "core/io/sender.hpp"
+#include "core/record/recording_catalog.hpp"
+
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <thread>
+
+using namespace telestation;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A UDP port nobody uses right now (bound and released; the station binds it next).
+std::uint16_t freeUdpPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+QString writeProfile(const QTemporaryDir& dir, std::uint16_t port)
+{
+    const QString path = dir.filePath(QStringLiteral("station.json"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QStringLiteral(R"({
+  "recordingDirectory": "rec",
+  "logDirectory": "logs",
+  "streams": [
+    {"name": "tm", "source": "udp://127.0.0.1:%1",
+     "packets": [{"apid": 100, "mode": "processEntirePacket", "record": true}]}
+  ]
+})")
+                .arg(port)
+                .toUtf8());
+    return path;
+}
+
+QProcess* startStation(QObject* parent, const QStringList& args)
+{
+    auto* p = new QProcess(parent);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p->setProcessEnvironment(env);
+    p->start(QStringLiteral(TELESTATION_BIN_DIR "/telestation"), args);
+    return p;
+}
+
+// Sends HK_Status packets (APID 100, 32 bytes) with sequence counts first .. first + count - 1, skipping
+// `skip` (a gap) if given. Retries until the station's socket exists.
+bool sendPackets(std::uint16_t port, std::uint16_t first, int count, int skip = -1)
+{
+    auto endpoint = io::parseEndpoint("udp://127.0.0.1:" + std::to_string(port));
+    auto sender = io::openSender(*endpoint);
+    if (!sender)
+        return false;
+    std::vector<std::uint8_t> packet(32, 0);
+    for (int i = 0; i < count; ++i) {
+        if (i == skip)
+            continue;
+        ccsds::PrimaryHeader h;
+        h.apid = 100;
+        h.sequenceCount = static_cast<std::uint16_t>((first + i) & 0x3FFF);
+        h.dataLength = 32 - 7;
+        ccsds::writePrimaryHeader(h, packet.data());
+        const std::span<const std::uint8_t> one(packet);
+        (*sender)->send(std::span(&one, 1));
+        if (i % 100 == 99)
+            std::this_thread::sleep_for(1ms);
+    }
+    return true;
+}
+
+// Waits until the station's socket is bound (its first status line is printed after start).
+bool waitForStatusLine(QProcess& p)
+{
+    QByteArray out;
+    QDeadlineTimer deadline(15000);
+    while (!deadline.hasExpired()) {
+        if (p.waitForReadyRead(200)) {
+            out += p.peek(1 << 20);
+            if (out.contains("up 00:"))
+                return true;
+        }
+        if (p.state() == QProcess::NotRunning)
+            return false;
+    }
+    return false;
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+} // namespace
+
+class TestAppHeadless : public QObject {
+    Q_OBJECT
+
+private slots:
+    void runsForDurationAndReports();
+    void sigtermStopsCleanly();
+    void lossGivesExitCode3();
+    void badProfileGivesExitCode2();
+};
+
+void TestAppHeadless::runsForDurationAndReports()
+{
+    QTemporaryDir dir;
+    const std::uint16_t port = freeUdpPort();
+    const QString profile = writeProfile(dir, port);
+    const QString stats = dir.filePath(QStringLiteral("stats.jsonl"));
+    const QString summary = dir.filePath(QStringLiteral("summary.json"));
+    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
+                                      QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--stats-interval"),
+                                      QStringLiteral("0.5"), QStringLiteral("--stats-out"), stats,
+                                      QStringLiteral("--summary-out"), summary});
+    QVERIFY(waitForStatusLine(*p));
+    QVERIFY(sendPackets(port, 0, 1000));
+    QVERIFY(p->waitForFinished(20000));
+    const QString out = QString::fromUtf8(p->readAllStandardOutput());
+    QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+    QVERIFY2(p->exitCode() == 0, qPrintable(out + QString::fromUtf8(p->readAllStandardError())));
+    QVERIFY(out.count(QStringLiteral(" up 00:00:0")) >= 4); // a status line every 0.5 s
+    QVERIFY(out.contains(QStringLiteral("no loss (exit 0)")));
+
+    // The JSON lines: one snapshot per interval and the final one, all with the same keys.
+    QFile f(stats);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    QVERIFY(lines.size() >= 5);
+    for (const auto& line : lines) {
+        QJsonParseError error{};
+        const auto doc = QJsonDocument::fromJson(line, &error);
+        QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
+        QVERIFY(doc.object().contains(QStringLiteral("totals")));
+        QVERIFY(doc.object().contains(QStringLiteral("streams")));
+    }
+    const QJsonObject last = QJsonDocument::fromJson(lines.last()).object();
+    const QJsonObject s = readJson(summary);
+    QCOMPARE(s.value(QStringLiteral("totals")).toObject(), last.value(QStringLiteral("totals")).toObject());
+    const QJsonObject totals = s.value(QStringLiteral("totals")).toObject();
+    QCOMPARE(totals.value(QStringLiteral("packetsReceived")).toInteger(), 1000);
+    QCOMPARE(totals.value(QStringLiteral("packetsProcessed")).toInteger(), 1000);
+    QCOMPARE(totals.value(QStringLiteral("packetsRecorded")).toInteger(), 1000);
+    QVERIFY(totals.value(QStringLiteral("parametersDecoded")).toInteger() > 0);
+
+    // The recording was closed and lists every packet; the log file exists.
+    auto catalog = record::RecordingCatalog::open(dir.filePath(QStringLiteral("rec")).toStdString());
+    QVERIFY(catalog);
+    const auto segments = (*catalog)->segments();
+    QCOMPARE(segments.size(), std::size_t{1});
+    QCOMPARE(segments[0].state, record::SegmentState::Closed);
+    QCOMPARE(segments[0].packets, std::uint64_t{1000});
+    QVERIFY(QFile::exists(dir.filePath(QStringLiteral("logs/telestation.log"))));
+}
+
+void TestAppHeadless::sigtermStopsCleanly()
+{
+    QTemporaryDir dir;
+    const std::uint16_t port = freeUdpPort();
+    const QString summary = dir.filePath(QStringLiteral("summary.json"));
+    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
+                                      QStringLiteral("--summary-out"), summary});
+    QVERIFY(waitForStatusLine(*p));
+    QVERIFY(sendPackets(port, 0, 500));
+    std::this_thread::sleep_for(300ms);
+    p->terminate(); // SIGTERM
+    QVERIFY(p->waitForFinished(10000));
+    QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p->exitCode(), 0);
+    QVERIFY(QString::fromUtf8(p->readAllStandardError()).contains(QStringLiteral("stopping on SIGTERM")));
+    QCOMPARE(readJson(summary).value(QStringLiteral("totals")).toObject().value(QStringLiteral("packetsRecorded")).toInteger(),
+             500);
+    auto catalog = record::RecordingCatalog::open(dir.filePath(QStringLiteral("rec")).toStdString());
+    QVERIFY(catalog);
+    QCOMPARE((*catalog)->segments().at(0).state, record::SegmentState::Closed);
+}
+
+void TestAppHeadless::lossGivesExitCode3()
+{
+    QTemporaryDir dir;
+    const std::uint16_t port = freeUdpPort();
+    const QString summary = dir.filePath(QStringLiteral("summary.json"));
+    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
+                                      QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--summary-out"),
+                                      summary, QStringLiteral("--stats-interval"), QStringLiteral("0.2")});
+    QVERIFY(waitForStatusLine(*p));
+    QVERIFY(sendPackets(port, 0, 300, 150)); // one packet missing: a sequence gap
+    QVERIFY(p->waitForFinished(20000));
+    QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p->exitCode(), 3);
+    const QJsonObject totals = readJson(summary).value(QStringLiteral("totals")).toObject();
+    QCOMPARE(totals.value(QStringLiteral("packetsLost")).toInteger(), 1);
+    QCOMPARE(totals.value(QStringLiteral("packetsReceived")).toInteger(), 299);
+    QVERIFY(QString::fromUtf8(p->readAllStandardOutput()).contains(QStringLiteral("exit 3")));
+}
+
+void TestAppHeadless::badProfileGivesExitCode2()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bad.json"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"streams": [{"name": "tm", "source": "udp://127.0.0.1:1", "packets": [{"apid": 7, "mode": "fast"}]}]})");
+    f.close();
+    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), path});
+    QVERIFY(p->waitForFinished(20000));
+    QCOMPARE(p->exitCode(), 2);
+    const QString err = QString::fromUtf8(p->readAllStandardError());
+    QVERIFY2(err.contains(QStringLiteral("$.streams[0].packets[0].mode")), qPrintable(err));
+}
+
+QTEST_GUILESS_MAIN(TestAppHeadless)
+#include "tst_app_headless.moc"
