@@ -1,0 +1,786 @@
+#include "ui/displays/plot_display.hpp"
+
+#include "ui/displays/decimation.hpp"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPen>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <qwt_date.h>
+#include <qwt_date_scale_draw.h>
+#include <qwt_date_scale_engine.h>
+#include <qwt_legend.h>
+#include <qwt_legend_label.h>
+#include <qwt_plot.h>
+#include <qwt_plot_canvas.h>
+#include <qwt_plot_curve.h>
+#include <qwt_plot_grid.h>
+#include <qwt_plot_marker.h>
+#include <qwt_plot_panner.h>
+#include <qwt_plot_zoomer.h>
+#include <qwt_scale_draw.h>
+#include <qwt_scale_widget.h>
+#include <qwt_series_data.h>
+#include <qwt_text.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace telestation::ui {
+
+namespace {
+
+// The dark theme of the simulator's rate plot (sim/gui/rate_plot.cpp), extended to the whole plot so that
+// light curve colours read everywhere, the legend included.
+const QColor kCanvasColor(0x1e, 0x22, 0x28);
+const QColor kFrameColor(0x26, 0x2a, 0x31);
+const QColor kGridColor(0x44, 0x4a, 0x55);
+const QColor kTextColor(0xd0, 0xd4, 0xda);
+const QColor kRedLimitColor(0xef, 0x53, 0x50);
+const QColor kYellowLimitColor(0xff, 0xca, 0x28);
+
+constexpr std::array<double, 11> kWindowChoices{1, 5, 10, 30, 60, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600};
+constexpr double kMsPerSecond = 1000.0;
+constexpr int kMaxRefreshIntervalMs = 1000;
+
+QString windowLabel(double seconds)
+{
+    if (seconds < 60)
+        return QObject::tr("%1 s").arg(seconds, 0, 'g', 4);
+    if (seconds < 3600)
+        return QObject::tr("%1 min").arg(seconds / 60, 0, 'g', 4);
+    return QObject::tr("%1 h").arg(seconds / 3600, 0, 'g', 4);
+}
+
+QwtAxisId yAxisOf(PlotDisplay::Axis axis)
+{
+    return axis == PlotDisplay::Axis::Right ? QwtAxis::YRight : QwtAxis::YLeft;
+}
+
+QPalette darkPalette(QPalette palette)
+{
+    for (const auto role : {QPalette::Window, QPalette::Base, QPalette::Button})
+        palette.setColor(role, kFrameColor);
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        palette.setColor(role, kTextColor);
+    return palette;
+}
+
+// A zoomer that tells the display before the operator starts a zoom (the display pauses, so that the
+// live view does not move under the rubber band), and shows the cursor's time as UTC.
+class TimeZoomer : public QwtPlotZoomer {
+public:
+    TimeZoomer(QWidget* canvas, std::function<void()> onBegin)
+        : QwtPlotZoomer(canvas, false), m_onBegin(std::move(onBegin))
+    {
+        // The panner has the middle button; Ctrl+right click zooms out one step.
+        setMousePattern(QwtEventPattern::MouseSelect3, Qt::RightButton, Qt::ControlModifier);
+        setRubberBandPen(QPen(kTextColor, 1, Qt::DashLine));
+        setTrackerPen(QPen(kTextColor));
+        setTrackerMode(QwtPicker::ActiveOnly);
+    }
+
+protected:
+    void begin() override
+    {
+        m_onBegin();
+        QwtPlotZoomer::begin();
+    }
+    [[nodiscard]] QwtText trackerTextF(const QPointF& pos) const override
+    {
+        const QString time = QwtDate::toDateTime(pos.x(), Qt::UTC).toString(QStringLiteral("hh:mm:ss.zzz"));
+        return QwtText(QStringLiteral("%1  %2").arg(time).arg(pos.y(), 0, 'g', 6));
+    }
+
+private:
+    std::function<void()> m_onBegin;
+};
+
+// A panner (middle button) that tells the display before it moves the view.
+class TimePanner : public QwtPlotPanner {
+public:
+    TimePanner(QWidget* canvas, std::function<void()> onBegin) : QwtPlotPanner(canvas), m_onBegin(std::move(onBegin))
+    {
+        setMouseButton(Qt::MiddleButton);
+    }
+
+protected:
+    void widgetMousePressEvent(QMouseEvent* event) override
+    {
+        Qt::MouseButton button = Qt::NoButton;
+        Qt::KeyboardModifiers modifiers;
+        getMouseButton(button, modifiers);
+        if (event->button() == button)
+            m_onBegin();
+        QwtPlotPanner::widgetMousePressEvent(event);
+    }
+
+private:
+    std::function<void()> m_onBegin;
+};
+
+// A legend whose width can be raised to that of the other plots' legends, so that stacked canvases (and
+// their time axes) line up.
+class AlignedLegend : public QwtLegend {
+public:
+    [[nodiscard]] int naturalWidth() const { return QwtLegend::sizeHint().width(); }
+    [[nodiscard]] int alignedWidth() const noexcept { return m_width; }
+    void setAlignedWidth(int width) noexcept { m_width = width; }
+    [[nodiscard]] QSize sizeHint() const override
+    {
+        QSize hint = QwtLegend::sizeHint();
+        hint.setWidth(std::max(hint.width(), m_width));
+        return hint;
+    }
+
+private:
+    int m_width = 0;
+};
+
+} // namespace
+
+// The curve's data as Qwt sees it: the decimated points of its history, computed for the x range and
+// canvas width being drawn. No copy of the history; the decimated points are reused between redraws.
+// x is in milliseconds since the epoch (what QwtDate scales use), y the value.
+class PlotDisplay::SeriesData : public QwtSeriesData<QPointF> {
+public:
+    SeriesData(const SampleHistory& history, const QWidget* canvas) : m_history(history), m_canvas(canvas) {}
+
+    [[nodiscard]] size_t size() const override { return m_points.size(); }
+    [[nodiscard]] QPointF sample(size_t i) const override
+    {
+        return {m_points[i].time * kMsPerSecond, m_points[i].value};
+    }
+    [[nodiscard]] QRectF boundingRect() const override { return m_bounds; }
+    // Qwt calls this on every replot that recomputes the scales (zoom, pan, ours): re-decimate when the
+    // range, the width or the data changed.
+    void setRectOfInterest(const QRectF& rect) override
+    {
+        decimate(rect.left(), rect.right(), std::max(m_canvas->width(), 1));
+    }
+
+    void decimate(double x0Ms, double x1Ms, int columns)
+    {
+        // The right edge comes back from Qwt as left + width: compare with a tolerance.
+        const double tolerance = std::abs(x1Ms - x0Ms) * 1e-9;
+        if (m_valid && columns == m_columns && m_revision == m_history.revision() && x0Ms == m_x0Ms
+            && std::abs(x1Ms - m_x1Ms) <= tolerance)
+            return;
+        m_valid = true;
+        m_x0Ms = x0Ms;
+        m_x1Ms = x1Ms;
+        m_columns = columns;
+        m_revision = m_history.revision();
+        const double t0 = x0Ms / kMsPerSecond;
+        const double t1 = x1Ms / kMsPerSecond;
+        decimateMinMax(m_history, t0, t1, columns, m_points);
+
+        // Value range of the window (not of the neighbours outside it), for autoscale.
+        m_min = std::numeric_limits<double>::infinity();
+        m_max = -std::numeric_limits<double>::infinity();
+        for (const Sample& point : m_points) {
+            if (point.time < t0 || point.time > t1)
+                continue;
+            m_min = std::min(m_min, point.value);
+            m_max = std::max(m_max, point.value);
+        }
+        m_bounds = hasValues() ? QRectF(QPointF(x0Ms, m_min), QPointF(x1Ms, m_max)) : QRectF(1, 1, -2, -2);
+    }
+
+    void invalidate() noexcept { m_valid = false; }
+    [[nodiscard]] bool hasValues() const noexcept { return m_min <= m_max; }
+    [[nodiscard]] double minValue() const noexcept { return m_min; }
+    [[nodiscard]] double maxValue() const noexcept { return m_max; }
+    [[nodiscard]] std::span<const Sample> points() const noexcept { return m_points; }
+
+private:
+    const SampleHistory& m_history;
+    const QWidget* m_canvas;
+    std::vector<Sample> m_points;
+    QRectF m_bounds{1, 1, -2, -2};
+    double m_min = std::numeric_limits<double>::infinity();
+    double m_max = -std::numeric_limits<double>::infinity();
+    double m_x0Ms = 0;
+    double m_x1Ms = 0;
+    int m_columns = 0;
+    std::uint64_t m_revision = 0;
+    bool m_valid = false;
+};
+
+struct PlotDisplay::Plot {
+    QwtPlot* plot = nullptr;         // owned by the splitter
+    QwtPlotZoomer* zoomer = nullptr; // owned by the canvas
+    bool usesRightAxis = false;
+    int drawnCanvasWidth = -1;
+};
+
+struct PlotDisplay::Curve {
+    std::unique_ptr<SampleHistory> history; // SeriesData refers to it: its address must not change
+    QwtPlotCurve* item = nullptr;           // owned by its plot
+    SeriesData* data = nullptr;             // owned by item
+    int plotIndex = 0;
+    Axis axis = Axis::Left;
+    std::vector<QwtPlotMarker*> limitLines; // owned by the plot
+};
+
+PlotDisplay::PlotDisplay(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("plotDisplay"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(createToolBar());
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setChildrenCollapsible(false);
+    layout->addWidget(m_splitter, 1);
+
+    m_refreshTimer = new QTimer(this);
+    m_refreshTimer->setObjectName(QStringLiteral("plotRefreshTimer"));
+    m_refreshTimer->setInterval(m_baseIntervalMs);
+    connect(m_refreshTimer, &QTimer::timeout, this, [this] { refresh(); });
+
+    updateLiveRange();
+    addPlot();
+    updateStatus();
+}
+
+PlotDisplay::~PlotDisplay()
+{
+    m_refreshTimer->stop();
+    // The plots (and the curves' data referring to the histories) go before the histories.
+    delete m_splitter;
+    m_splitter = nullptr;
+}
+
+QLayout* PlotDisplay::createToolBar()
+{
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    bar->addWidget(new QLabel(tr("Window"), this));
+    m_windowCombo = new QComboBox(this);
+    m_windowCombo->setObjectName(QStringLiteral("timeWindowCombo"));
+    m_windowCombo->setToolTip(tr("Span of time shown while live"));
+    for (const double seconds : kWindowChoices)
+        m_windowCombo->addItem(windowLabel(seconds), seconds);
+    m_windowCombo->setCurrentIndex(m_windowCombo->findData(m_window));
+    connect(m_windowCombo, &QComboBox::activated, this,
+            [this](int index) { setTimeWindow(m_windowCombo->itemData(index).toDouble()); });
+    bar->addWidget(m_windowCombo);
+
+    const auto makeButton = [this, bar](const QString& name, const QString& text, const QString& tip) {
+        auto* button = new QToolButton(this);
+        button->setObjectName(name);
+        button->setText(text);
+        button->setToolTip(tip);
+        button->setCheckable(true);
+        button->setAutoRaise(true);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        bar->addWidget(button);
+        return button;
+    };
+    m_pauseButton = makeButton(QStringLiteral("pauseButton"), tr("Pause"),
+                               tr("Freeze the view; samples are still collected. Zooming or panning pauses too."));
+    m_pauseButton->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    connect(m_pauseButton, &QToolButton::toggled, this, &PlotDisplay::setPaused);
+    m_autoscaleButton = makeButton(QStringLiteral("autoscaleButton"), tr("Autoscale"),
+                                   tr("Fit the value axes to the data shown while live"));
+    m_autoscaleButton->setChecked(m_autoscale);
+    connect(m_autoscaleButton, &QToolButton::toggled, this, &PlotDisplay::setAutoscale);
+    m_legendButton = makeButton(QStringLiteral("legendButton"), tr("Legend"),
+                                tr("Show the legend; click an entry to hide or show its curve"));
+    m_legendButton->setChecked(m_legendVisible);
+    connect(m_legendButton, &QToolButton::toggled, this, &PlotDisplay::setLegendVisible);
+    bar->addStretch(1);
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("plotDisplayStatus"));
+    m_statusLabel->setToolTip(tr("Left drag: zoom · right click: back to the paused view · middle drag: pan"));
+    bar->addWidget(m_statusLabel);
+    return bar;
+}
+
+int PlotDisplay::addPlot(const QString& title)
+{
+    const int index = plotCount();
+    auto entry = std::make_unique<Plot>();
+    auto* plot = new QwtPlot(m_splitter);
+    entry->plot = plot;
+    plot->setObjectName(QStringLiteral("plot%1").arg(index));
+    plot->setAutoFillBackground(true);
+    plot->setPalette(darkPalette(plot->palette()));
+    if (!title.isEmpty()) {
+        QwtText text(title);
+        text.setColor(kTextColor);
+        QFont font = plot->font();
+        font.setBold(true);
+        text.setFont(font);
+        plot->setTitle(text);
+    }
+    plot->setCanvasBackground(kCanvasColor);
+    if (auto* canvas = qobject_cast<QwtPlotCanvas*>(plot->canvas())) {
+        canvas->setFrameStyle(QFrame::Box | QFrame::Plain);
+        canvas->setLineWidth(1);
+        canvas->setPalette(darkPalette(canvas->palette()));
+        // Paint within refresh(), so that its measured duration (and the rate adaptation) includes drawing.
+        canvas->setPaintAttribute(QwtPlotCanvas::ImmediatePaint, true);
+    }
+    plot->setMinimumHeight(140);
+
+    // Time axis: UTC clock time, ticks on round seconds/minutes/hours.
+    plot->setAxisScaleEngine(QwtAxis::XBottom, new QwtDateScaleEngine(Qt::UTC));
+    auto* timeDraw = new QwtDateScaleDraw(Qt::UTC);
+    timeDraw->setDateFormat(QwtDate::Millisecond, QStringLiteral("hh:mm:ss.zzz"));
+    timeDraw->setDateFormat(QwtDate::Second, QStringLiteral("hh:mm:ss"));
+    timeDraw->setDateFormat(QwtDate::Minute, QStringLiteral("hh:mm"));
+    timeDraw->setDateFormat(QwtDate::Hour, QStringLiteral("hh:mm"));
+    timeDraw->setDateFormat(QwtDate::Day, QStringLiteral("ddd dd MMM"));
+    plot->setAxisScaleDraw(QwtAxis::XBottom, timeDraw);
+    plot->setAxisMaxMajor(QwtAxis::XBottom, 10);
+    for (const QwtAxisId axis : {QwtAxis::XBottom, QwtAxis::YLeft, QwtAxis::YRight})
+        plot->setAxisAutoScale(axis, false);
+    plot->setAxisScale(QwtAxis::YLeft, 0.0, 1.0);
+    plot->setAxisScale(QwtAxis::YRight, 0.0, 1.0);
+
+    auto* grid = new QwtPlotGrid;
+    grid->setMajorPen(kGridColor, 0.0, Qt::DotLine);
+    grid->attach(plot);
+
+    entry->zoomer = new TimeZoomer(plot->canvas(), [this] { setPaused(true); });
+    connect(entry->zoomer, &QwtPlotZoomer::zoomed, this, [this, index] { userViewChanged(index); });
+    auto* panner = new TimePanner(plot->canvas(), [this] { setPaused(true); });
+    connect(panner, &QwtPanner::panned, this, [this, index] { userViewChanged(index); });
+
+    m_splitter->addWidget(plot);
+    m_plots.push_back(std::move(entry));
+    if (m_legendVisible)
+        insertLegend(*m_plots.back());
+    // The time axis title once, under the bottom plot.
+    for (const auto& p : m_plots)
+        p->plot->setAxisTitle(QwtAxis::XBottom, QwtText());
+    QwtText timeTitle(tr("Time (UTC)"));
+    timeTitle.setColor(kTextColor);
+    plot->setAxisTitle(QwtAxis::XBottom, timeTitle);
+    m_dirty = true;
+    return index;
+}
+
+QwtPlot* PlotDisplay::plot(int plotIndex) const
+{
+    if (plotIndex < 0 || plotIndex >= plotCount())
+        return nullptr;
+    return m_plots[static_cast<std::size_t>(plotIndex)]->plot;
+}
+
+int PlotDisplay::addCurve(int plotIndex, const QString& name, const QColor& color, Axis axis,
+                          const std::optional<mdb::NumericLimits>& limits, std::size_t historyCapacity)
+{
+    if (plotIndex < 0 || plotIndex >= plotCount())
+        return -1;
+    Plot& target = *m_plots[static_cast<std::size_t>(plotIndex)];
+    auto curve = std::make_unique<Curve>();
+    curve->history = std::make_unique<SampleHistory>(historyCapacity);
+    curve->plotIndex = plotIndex;
+    curve->axis = axis;
+    curve->item = new QwtPlotCurve(name);
+    curve->item->setPen(color, 1.0);
+    curve->item->setYAxis(yAxisOf(axis));
+    curve->item->setZ(20);
+    // The decimated data changes with the x range: Qwt tells it through setRectOfInterest.
+    curve->item->setItemInterest(QwtPlotItem::ScaleInterest, true);
+    curve->data = new SeriesData(*curve->history, target.plot->canvas());
+    curve->item->setData(curve->data);
+    curve->item->attach(target.plot);
+
+    if (limits && limits->enabled) {
+        const auto addLine = [&](double value, const QColor& lineColor, const QString& what, bool high) {
+            auto* marker = new QwtPlotMarker(QStringLiteral("%1 %2").arg(name, what));
+            marker->setLineStyle(QwtPlotMarker::HLine);
+            marker->setYValue(value);
+            marker->setYAxis(yAxisOf(axis));
+            marker->setLinePen(lineColor, 1.0, Qt::DashLine);
+            QwtText label(QStringLiteral("%1 %2 %3").arg(name, what).arg(value, 0, 'g', 6));
+            label.setColor(lineColor);
+            QFont font = target.plot->font();
+            font.setPointSizeF(font.pointSizeF() * 0.85);
+            label.setFont(font);
+            marker->setLabel(label);
+            // On the left: new data arrives on the right, where the operator looks.
+            marker->setLabelAlignment(Qt::AlignLeft | (high ? Qt::AlignTop : Qt::AlignBottom));
+            marker->setZ(15); // under the curves
+            marker->attach(target.plot);
+            curve->limitLines.push_back(marker);
+        };
+        addLine(limits->redHigh, kRedLimitColor, tr("red high"), true);
+        if (limits->yellowHigh != limits->redHigh)
+            addLine(limits->yellowHigh, kYellowLimitColor, tr("yellow high"), true);
+        if (limits->yellowLow != limits->redLow)
+            addLine(limits->yellowLow, kYellowLimitColor, tr("yellow low"), false);
+        addLine(limits->redLow, kRedLimitColor, tr("red low"), false);
+    }
+
+    if (axis == Axis::Right)
+        target.usesRightAxis = true;
+    if (auto* legend = qobject_cast<QwtLegend*>(target.plot->legend())) {
+        if (auto* label = qobject_cast<QwtLegendLabel*>(legend->legendWidget(target.plot->itemToInfo(curve->item))))
+            label->setChecked(true);
+    }
+    m_curves.push_back(std::move(curve));
+    m_dirty = true;
+    return curveCount() - 1;
+}
+
+QwtPlotCurve* PlotDisplay::curve(int curveId) const
+{
+    if (curveId < 0 || curveId >= curveCount())
+        return nullptr;
+    return m_curves[static_cast<std::size_t>(curveId)]->item;
+}
+
+const SampleHistory& PlotDisplay::history(int curveId) const
+{
+    Q_ASSERT(curveId >= 0 && curveId < curveCount());
+    return *m_curves[static_cast<std::size_t>(curveId)]->history;
+}
+
+std::span<const Sample> PlotDisplay::drawnPoints(int curveId) const
+{
+    if (curveId < 0 || curveId >= curveCount())
+        return {};
+    return m_curves[static_cast<std::size_t>(curveId)]->data->points();
+}
+
+std::vector<QwtPlotMarker*> PlotDisplay::limitLines(int curveId) const
+{
+    if (curveId < 0 || curveId >= curveCount())
+        return {};
+    return m_curves[static_cast<std::size_t>(curveId)]->limitLines;
+}
+
+void PlotDisplay::appendSamples(int curveId, std::span<const Sample> samples)
+{
+    Q_ASSERT(curveId >= 0 && curveId < curveCount());
+    if (curveId < 0 || curveId >= curveCount() || samples.empty())
+        return;
+    m_curves[static_cast<std::size_t>(curveId)]->history->append(samples);
+    // A paused view does not move: new samples lie beyond it and wait for the return to live.
+    if (!m_paused)
+        m_dirty = true;
+}
+
+void PlotDisplay::clearHistory()
+{
+    for (const auto& curve : m_curves)
+        curve->history->clear();
+    m_dirty = true;
+}
+
+void PlotDisplay::setTimeWindow(double seconds)
+{
+    if (!(seconds > 0) || !std::isfinite(seconds))
+        return;
+    m_window = seconds;
+    int index = m_windowCombo->findData(seconds);
+    if (index < 0) {
+        // A window that is not among the choices: listed in order, so that the operator sees it.
+        index = 0;
+        while (index < m_windowCombo->count() && m_windowCombo->itemData(index).toDouble() < seconds)
+            ++index;
+        m_windowCombo->insertItem(index, windowLabel(seconds), seconds);
+    }
+    {
+        const QSignalBlocker blocker(m_windowCombo);
+        m_windowCombo->setCurrentIndex(index);
+    }
+    if (m_paused) {
+        // Keep the right edge of the frozen view; the new width starts a new zoom history.
+        m_view.begin = m_view.end - seconds;
+        applyTimeRange();
+        for (const auto& p : m_plots)
+            p->zoomer->setZoomBase(false);
+    }
+    m_dirty = true;
+}
+
+void PlotDisplay::setPaused(bool paused)
+{
+    if (paused == m_paused)
+        return;
+    m_paused = paused;
+    // Paused: the frozen view is where a right click returns after zooming. Live: the zoom history goes.
+    if (paused)
+        applyTimeRange();
+    for (const auto& p : m_plots)
+        p->zoomer->setZoomBase(false);
+    m_dirty = true;
+    {
+        const QSignalBlocker blocker(m_pauseButton);
+        m_pauseButton->setChecked(paused);
+    }
+    updateStatus();
+    Q_EMIT pausedChanged(paused);
+}
+
+void PlotDisplay::setAutoscale(bool on)
+{
+    m_autoscale = on;
+    const QSignalBlocker blocker(m_autoscaleButton);
+    m_autoscaleButton->setChecked(on);
+    m_dirty = true;
+}
+
+void PlotDisplay::setLegendVisible(bool visible)
+{
+    if (visible == m_legendVisible)
+        return;
+    m_legendVisible = visible;
+    {
+        const QSignalBlocker blocker(m_legendButton);
+        m_legendButton->setChecked(visible);
+    }
+    for (const auto& p : m_plots) {
+        if (visible)
+            insertLegend(*p);
+        else
+            p->plot->insertLegend(nullptr);
+    }
+    m_dirty = true;
+}
+
+void PlotDisplay::insertLegend(Plot& plot)
+{
+    auto* legend = new AlignedLegend;
+    legend->setDefaultItemMode(QwtLegendData::Checkable);
+    legend->setPalette(darkPalette(legend->palette()));
+    legend->contentsWidget()->setPalette(darkPalette(legend->contentsWidget()->palette()));
+    legend->setAutoFillBackground(true);
+    plot.plot->insertLegend(legend, QwtPlot::RightLegend);
+    QwtPlot* qwtPlot = plot.plot;
+    for (QwtPlotItem* item : qwtPlot->itemList(QwtPlotItem::Rtti_PlotCurve)) {
+        if (auto* label = qobject_cast<QwtLegendLabel*>(legend->legendWidget(qwtPlot->itemToInfo(item))))
+            label->setChecked(item->isVisible());
+    }
+    connect(legend, &QwtLegend::checked, this, [this, qwtPlot](const QVariant& info, bool on, int) {
+        if (QwtPlotItem* item = qwtPlot->infoToItem(info)) {
+            item->setVisible(on);
+            m_dirty = true;
+            refresh();
+        }
+    });
+}
+
+void PlotDisplay::setRefreshRate(int hz)
+{
+    m_baseIntervalMs = std::clamp(1000 / std::max(hz, 1), 1, kMaxRefreshIntervalMs);
+    m_refreshTimer->setInterval(m_baseIntervalMs);
+}
+
+bool PlotDisplay::isRefreshActive() const
+{
+    return m_refreshTimer->isActive();
+}
+
+void PlotDisplay::setTimeRange(double begin, double end)
+{
+    if (!(begin < end) || !std::isfinite(begin) || !std::isfinite(end))
+        return;
+    setPaused(true);
+    m_view = {begin, end};
+    applyTimeRange();
+    m_dirty = true;
+}
+
+void PlotDisplay::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    m_dirty = true;
+    m_refreshTimer->start();
+    refresh();
+}
+
+void PlotDisplay::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    // A hidden display costs nothing: samples keep arriving in the histories, nothing is drawn.
+    m_refreshTimer->stop();
+}
+
+void PlotDisplay::updateLiveRange()
+{
+    double newest = -std::numeric_limits<double>::infinity();
+    for (const auto& curve : m_curves) {
+        if (!curve->history->empty())
+            newest = std::max(newest, curve->history->newest().time);
+    }
+    // Without data, the window ends now, so that the time axis reads sensibly from the start.
+    if (!std::isfinite(newest))
+        newest = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / kMsPerSecond;
+    m_view = {newest - m_window, newest};
+}
+
+void PlotDisplay::applyTimeRange()
+{
+    for (const auto& p : m_plots)
+        p->plot->setAxisScale(QwtAxis::XBottom, m_view.begin * kMsPerSecond, m_view.end * kMsPerSecond);
+}
+
+void PlotDisplay::userViewChanged(int plotIndex)
+{
+    // A zoom or pan of one plot moves the time axis of all of them; each keeps its own value axes.
+    const QwtInterval x = m_plots[static_cast<std::size_t>(plotIndex)]->plot->axisInterval(QwtAxis::XBottom);
+    m_view = {x.minValue() / kMsPerSecond, x.maxValue() / kMsPerSecond};
+    m_dirty = true;
+    refresh();
+}
+
+bool PlotDisplay::refresh()
+{
+    bool resized = false;
+    for (const auto& p : m_plots)
+        resized = resized || p->plot->canvas()->width() != p->drawnCanvasWidth;
+    if (!m_dirty && !resized)
+        return false;
+    QElapsedTimer clock;
+    clock.start();
+
+    if (!m_paused)
+        updateLiveRange();
+    applyTimeRange();
+    for (const auto& curve : m_curves) {
+        // A hidden curve costs nothing; Qwt has it decimated (setRectOfInterest) when it is shown again.
+        if (!curve->item->isVisible())
+            continue;
+        const QWidget* canvas = m_plots[static_cast<std::size_t>(curve->plotIndex)]->plot->canvas();
+        curve->data->decimate(m_view.begin * kMsPerSecond, m_view.end * kMsPerSecond, std::max(canvas->width(), 1));
+    }
+    if (m_autoscale && !m_paused)
+        autoscaleAxes();
+    alignAxes();
+    for (const auto& p : m_plots) {
+        p->drawnCanvasWidth = p->plot->canvas()->width();
+        p->plot->replot();
+    }
+    m_dirty = false;
+    m_lastRefreshMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+    adaptRefreshInterval();
+    return true;
+}
+
+void PlotDisplay::autoscaleAxes()
+{
+    for (std::size_t plotIndex = 0; plotIndex < m_plots.size(); ++plotIndex) {
+        QwtPlot* plot = m_plots[plotIndex]->plot;
+        for (const Axis axis : {Axis::Left, Axis::Right}) {
+            double low = std::numeric_limits<double>::infinity();
+            double high = -std::numeric_limits<double>::infinity();
+            for (const auto& curve : m_curves) {
+                if (static_cast<std::size_t>(curve->plotIndex) != plotIndex || curve->axis != axis
+                    || !curve->item->isVisible() || !curve->data->hasValues())
+                    continue;
+                low = std::min(low, curve->data->minValue());
+                high = std::max(high, curve->data->maxValue());
+            }
+            if (!(low <= high))
+                continue;
+            // 5 % headroom; a flat line gets a band around it.
+            const double span = high - low;
+            const double pad = span > 0 ? span * 0.05 : (high != 0 ? std::abs(high) * 0.05 : 0.5);
+            const double targetLow = low - pad;
+            const double targetHigh = high + pad;
+            // Hysteresis: keep the current scale while it holds the data and the data fills half of it.
+            const QwtInterval current = plot->axisInterval(yAxisOf(axis));
+            if (current.minValue() <= low && high <= current.maxValue()
+                && targetHigh - targetLow >= 0.5 * current.width())
+                continue;
+            plot->setAxisScale(yAxisOf(axis), targetLow, targetHigh);
+        }
+    }
+}
+
+void PlotDisplay::alignAxes()
+{
+    // A plot shows its right axis when one of its curves uses it. When another plot of the stack has one, it
+    // gets an empty right axis of the same width, so that all canvases (and time axes) line up; the same
+    // for the left axes and the legends.
+    const bool anyRight = std::any_of(m_plots.begin(), m_plots.end(), [](const auto& p) { return p->usesRightAxis; });
+    for (const auto& p : m_plots) {
+        p->plot->setAxisVisible(QwtAxis::YRight, anyRight);
+        if (!anyRight)
+            continue;
+        QwtScaleDraw* draw = p->plot->axisScaleDraw(QwtAxis::YRight);
+        if (draw->hasComponent(QwtAbstractScaleDraw::Labels) == p->usesRightAxis)
+            continue;
+        for (const auto component :
+             {QwtAbstractScaleDraw::Backbone, QwtAbstractScaleDraw::Ticks, QwtAbstractScaleDraw::Labels})
+            draw->enableComponent(component, p->usesRightAxis);
+        p->plot->updateLayout();
+    }
+    if (m_plots.size() < 2)
+        return;
+    if (m_legendVisible) {
+        int width = 0;
+        for (const auto& p : m_plots) {
+            if (const auto* legend = dynamic_cast<const AlignedLegend*>(p->plot->legend()))
+                width = std::max(width, legend->naturalWidth());
+        }
+        for (const auto& p : m_plots) {
+            auto* legend = dynamic_cast<AlignedLegend*>(p->plot->legend());
+            if (legend && legend->alignedWidth() != width) {
+                legend->setAlignedWidth(width);
+                p->plot->updateLayout();
+            }
+        }
+    }
+    for (const auto& p : m_plots)
+        p->plot->updateAxes();
+    for (const QwtAxisId axis : {QwtAxis::YLeft, QwtAxis::YRight}) {
+        double extent = 0;
+        for (const auto& p : m_plots) {
+            QwtScaleWidget* widget = p->plot->axisWidget(axis);
+            QwtScaleDraw* draw = widget->scaleDraw();
+            const double current = draw->minimumExtent();
+            draw->setMinimumExtent(0);
+            extent = std::max(extent, draw->extent(widget->font()));
+            draw->setMinimumExtent(current);
+        }
+        for (const auto& p : m_plots) {
+            QwtScaleDraw* draw = p->plot->axisWidget(axis)->scaleDraw();
+            if (draw->minimumExtent() != extent) {
+                draw->setMinimumExtent(extent);
+                p->plot->updateLayout();
+            }
+        }
+    }
+}
+
+void PlotDisplay::updateStatus()
+{
+    if (m_paused) {
+        m_statusLabel->setText(tr("Paused — still collecting"));
+        m_statusLabel->setStyleSheet(QStringLiteral("color: #b26a00; font-weight: bold;"));
+    } else {
+        m_statusLabel->setText(tr("Live"));
+        m_statusLabel->setStyleSheet(QStringLiteral("color: #2e7d32; font-weight: bold;"));
+    }
+}
+
+void PlotDisplay::adaptRefreshInterval()
+{
+    // Leave the event loop at least half of its time: a redraw of d ms waits at least 2d ms for the next.
+    const int wanted = std::clamp(static_cast<int>(std::ceil(2 * m_lastRefreshMs)), m_baseIntervalMs, kMaxRefreshIntervalMs);
+    if (m_refreshTimer->interval() != wanted)
+        m_refreshTimer->setInterval(wanted);
+}
+
+} // namespace telestation::ui
