@@ -1,0 +1,500 @@
+// The event log dock and its models, with a hand-fed event source and with a real station (a TCP
+// client stream whose server the test accepts and then drops; stop() → "station stopped"): rows in
+// the engine's order, severity filter and search, CSV export read back by an RFC 4180 parser, the
+// bounded history, polling only while visible, following the newest event unless scrolled up.
+#include "core/config/station_profile.hpp"
+#include "core/mdb/sqlite_store.hpp"
+#include "core/pipeline/station.hpp"
+#include "ui/models/event_log_model.hpp"
+#include "ui/widgets/event_log_dock.hpp"
+
+#include <QComboBox>
+#include <QFile>
+#include <QHostAddress>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+#include <vector>
+
+using namespace telestation;
+using pipeline::EventSeverity;
+using pipeline::StationEvent;
+using ui::EventLogDock;
+using ui::EventLogFilterModel;
+using ui::EventLogModel;
+
+namespace {
+
+// A source the test appends to; counts the calls, as the dock's poller would make them.
+struct HandFed {
+    std::vector<StationEvent> events;
+    int calls = 0;
+
+    void add(EventSeverity severity, std::string stream, std::string text)
+    {
+        const std::uint64_t number = events.size() + 1;
+        // 2026-01-02 03:04:05.678 UTC plus a second per event, with sub-millisecond digits to drop.
+        const std::int64_t ns = 1'767'323'045'678'123'456LL + static_cast<std::int64_t>(number) * 1'000'000'000LL;
+        events.push_back(StationEvent{number, ns, severity, std::move(stream), std::move(text)});
+    }
+
+    EventLogDock::EventSource source()
+    {
+        return [this](std::uint64_t after) {
+            ++calls;
+            std::vector<StationEvent> out;
+            for (const StationEvent& e : events)
+                if (e.number > after)
+                    out.push_back(e);
+            return out;
+        };
+    }
+};
+
+// RFC 4180 reader: records of fields; quoted fields may hold commas, CR, LF and doubled quotes.
+// Returns false on a malformed file (a quote inside an unquoted field, an unterminated quote).
+bool parseCsv(const QString& text, QList<QStringList>* records)
+{
+    QStringList record;
+    QString field;
+    bool quoted = false;    // inside a quoted field
+    bool wasQuoted = false; // the current field was quoted (only a separator may follow its end)
+    qsizetype i = 0;
+    const auto endField = [&] {
+        record << field;
+        field.clear();
+        wasQuoted = false;
+    };
+    while (i < text.size()) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"')) {
+                if (i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                    field += QLatin1Char('"');
+                    i += 2;
+                    continue;
+                }
+                quoted = false;
+                wasQuoted = true;
+            } else {
+                field += c;
+            }
+            ++i;
+            continue;
+        }
+        if (c == QLatin1Char(',')) {
+            endField();
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n')) {
+            endField();
+            *records << record;
+            record.clear();
+            ++i;
+        } else if (c == QLatin1Char('"') && field.isEmpty() && !wasQuoted) {
+            quoted = true;
+        } else if (c == QLatin1Char('"') || wasQuoted || c == QLatin1Char('\n') || c == QLatin1Char('\r')) {
+            return false; // a quote, or text after a closing quote, or a bare line break
+        } else {
+            field += c;
+        }
+        ++i;
+    }
+    if (quoted)
+        return false;
+    if (!field.isEmpty() || !record.isEmpty()) {
+        endField();
+        *records << record;
+    }
+    return true;
+}
+
+QStringList column(const QAbstractItemModel& model, int col)
+{
+    QStringList out;
+    for (int r = 0; r < model.rowCount(); ++r)
+        out << model.data(model.index(r, col)).toString();
+    return out;
+}
+
+QList<qulonglong> numbers(const QAbstractItemModel& model)
+{
+    QList<qulonglong> out;
+    for (int r = 0; r < model.rowCount(); ++r)
+        out << model.data(model.index(r, 0), ui::kEventNumberRole).toULongLong();
+    return out;
+}
+
+mdb::MissionDatabase trainingDb()
+{
+    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
+    if (!db)
+        qFatal("training database: %s", db.error().toString().c_str());
+    return std::move(*db);
+}
+
+} // namespace
+
+class TestEventLog : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // Rows appear in the source's order, in batches (one insert per poll), with the columns formatted.
+    void rowsAppearInOrder()
+    {
+        HandFed fed;
+        fed.add(EventSeverity::Info, "tm", "connecting to 127.0.0.1:5000");
+        fed.add(EventSeverity::Warning, "tm", "connection ended (1 so far)");
+        EventLogDock dock(fed.source());
+        QSignalSpy inserts(dock.model(), &QAbstractItemModel::rowsInserted);
+        dock.poll();
+        QCOMPARE(dock.model()->rowCount(), 2);
+        QCOMPARE(inserts.count(), 1);
+        fed.add(EventSeverity::Error, "", "recording is off: disk full");
+        fed.add(EventSeverity::Info, "", "station stopped");
+        fed.add(EventSeverity::Info, "hk", "playback finished");
+        dock.poll();
+        QCOMPARE(inserts.count(), 2);
+        QCOMPARE(inserts.last().at(1).toInt(), 2); // first new row
+        QCOMPARE(inserts.last().at(2).toInt(), 4); // last new row
+        dock.poll(); // nothing new: nothing inserted
+        QCOMPARE(inserts.count(), 2);
+
+        const EventLogModel& m = *dock.model();
+        QCOMPARE(numbers(m), (QList<qulonglong>{1, 2, 3, 4, 5}));
+        QCOMPARE(column(m, EventLogModel::Text),
+                 (QStringList{"connecting to 127.0.0.1:5000", "connection ended (1 so far)", "recording is off: disk full",
+                              "station stopped", "playback finished"}));
+        QCOMPARE(column(m, EventLogModel::Stream), (QStringList{"tm", "tm", "(station)", "(station)", "hk"}));
+        QCOMPARE(column(m, EventLogModel::Severity), (QStringList{"Info", "Warning", "Error", "Info", "Info"}));
+        // UTC with milliseconds, truncated: event 1 is at 03:04:06.678123456.
+        QCOMPARE(m.data(m.index(0, EventLogModel::Time)).toString(), QStringLiteral("2026-01-02 03:04:06.678"));
+        QCOMPARE(m.data(m.index(4, EventLogModel::Time)).toString(), QStringLiteral("2026-01-02 03:04:10.678"));
+        QCOMPARE(EventLogModel::isoTime(fed.events[0].timeNs), QStringLiteral("2026-01-02T03:04:06.678Z"));
+        QCOMPARE(EventLogModel::displayTime(-1), QStringLiteral("1969-12-31 23:59:59.999"));
+        // Colour and icon by severity.
+        QVERIFY(!m.data(m.index(0, EventLogModel::Text), Qt::ForegroundRole).isValid());
+        const QColor warning = m.data(m.index(1, EventLogModel::Text), Qt::ForegroundRole).value<QBrush>().color();
+        const QColor error = m.data(m.index(2, EventLogModel::Text), Qt::ForegroundRole).value<QBrush>().color();
+        QVERIFY(warning.isValid() && error.isValid() && warning != error);
+        QVERIFY(!m.data(m.index(0, EventLogModel::Severity), Qt::DecorationRole).value<QIcon>().isNull());
+        QVERIFY(!m.data(m.index(0, EventLogModel::Text), Qt::DecorationRole).isValid());
+        QCOMPARE(dock.model()->missedCount(), 0u);
+    }
+
+    // A source that returns events already seen adds nothing; a jump in the numbers counts as missed.
+    void overlapAndMissedEvents()
+    {
+        EventLogModel m;
+        std::vector<StationEvent> batch{{1, 10, EventSeverity::Info, "a", "one"}, {2, 20, EventSeverity::Info, "a", "two"}};
+        m.append(batch);
+        m.append(batch);
+        QCOMPARE(m.rowCount(), 2);
+        std::vector<StationEvent> later{{2, 20, EventSeverity::Info, "a", "two"}, {6, 60, EventSeverity::Info, "a", "six"},
+                                        {7, 70, EventSeverity::Info, "a", "seven"}};
+        m.append(later);
+        QCOMPARE(numbers(m), (QList<qulonglong>{1, 2, 6, 7}));
+        QCOMPARE(m.missedCount(), 3u);
+        QCOMPARE(m.lastNumber(), 7u);
+    }
+
+    // Severity filter and search (case-insensitive over stream and text, not over time or severity).
+    void filtersSelectRows()
+    {
+        HandFed fed;
+        fed.add(EventSeverity::Info, "tm", "connected to 10.0.0.1:5000");
+        fed.add(EventSeverity::Warning, "tm", "connection ended (1 so far)");
+        fed.add(EventSeverity::Error, "hk", "recording stopped: No space left");
+        fed.add(EventSeverity::Info, "", "station stopped");
+        fed.add(EventSeverity::Warning, "", "forward destination udp://x:1 is down");
+        fed.add(EventSeverity::Error, "", "forward to tcp://y:2: refused (retrying in 5 s)");
+        EventLogDock dock(fed.source());
+        dock.poll();
+        const EventLogFilterModel& f = *dock.filterModel();
+        QCOMPARE(numbers(f), (QList<qulonglong>{1, 2, 3, 4, 5, 6}));
+
+        auto* combo = dock.findChild<QComboBox*>(QStringLiteral("eventSeverityFilter"));
+        QVERIFY(combo);
+        combo->setCurrentIndex(1); // as the operator does
+        QCOMPARE(dock.severityFilter(), EventLogDock::SeverityFilter::WarningAndAbove);
+        QCOMPARE(numbers(f), (QList<qulonglong>{2, 3, 5, 6}));
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::Errors);
+        QCOMPARE(numbers(f), (QList<qulonglong>{3, 6}));
+
+        auto* search = dock.findChild<QLineEdit*>(QStringLiteral("eventSearch"));
+        QVERIFY(search);
+        QTest::keyClicks(search, QStringLiteral("FORWARD"));
+        QCOMPARE(numbers(f), (QList<qulonglong>{6}));
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::All);
+        QCOMPARE(numbers(f), (QList<qulonglong>{5, 6}));
+        dock.setSearchText(QStringLiteral("hK")); // the stream column
+        QCOMPARE(numbers(f), (QList<qulonglong>{3}));
+        dock.setSearchText(QStringLiteral("Warning")); // a severity name is not searched
+        QCOMPARE(f.rowCount(), 0);
+        dock.setSearchText(QStringLiteral("2026")); // nor is the time
+        QCOMPARE(f.rowCount(), 0);
+        dock.setSearchText(QString());
+        QCOMPARE(f.rowCount(), 6);
+
+        // New events pass through the active filter as they arrive.
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::Errors);
+        fed.add(EventSeverity::Info, "tm", "connecting");
+        fed.add(EventSeverity::Error, "tm", "recording stopped: I/O error");
+        dock.poll();
+        QCOMPARE(numbers(f), (QList<qulonglong>{3, 6, 8}));
+        QCOMPARE(dock.model()->rowCount(), 8);
+    }
+
+    void csvFieldQuoting_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("field");
+        QTest::newRow("plain") << "plain text" << "plain text";
+        QTest::newRow("empty") << "" << "";
+        QTest::newRow("comma") << "a,b" << "\"a,b\"";
+        QTest::newRow("quote") << "say \"hi\"" << "\"say \"\"hi\"\"\"";
+        QTest::newRow("newline") << "a\nb" << "\"a\nb\"";
+        QTest::newRow("cr") << "a\rb" << "\"a\rb\"";
+        QTest::newRow("leading space") << " a" << "\" a\"";
+    }
+
+    void csvFieldQuoting()
+    {
+        QFETCH(QString, value);
+        QFETCH(QString, field);
+        QCOMPARE(ui::csvField(value), field);
+    }
+
+    // The file read back by an RFC 4180 parser gives the rows shown, quotes, commas and line breaks intact.
+    void csvExportRoundTrips()
+    {
+        HandFed fed;
+        fed.add(EventSeverity::Info, "tm", "connected to 127.0.0.1:5000");
+        fed.add(EventSeverity::Error, "", "forward to \"tcp://a,b\": refused, \"retrying\"");
+        fed.add(EventSeverity::Warning, "tm,2", "two\nlines and a \r\n CRLF");
+        fed.add(EventSeverity::Info, "hk", "  spaced  ");
+        fed.add(EventSeverity::Info, "hk", "\xc3\xa9v\xc3\xa9nement \xe2\x80\x94 UTF-8");
+        EventLogDock dock(fed.source());
+        dock.poll();
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("events.csv"));
+        QString error;
+        QVERIFY2(dock.exportCsv(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY(bytes.endsWith("\r\n"));
+        QList<QStringList> records;
+        QVERIFY(parseCsv(QString::fromUtf8(bytes), &records));
+        QCOMPARE(records.size(), 1 + 5);
+        QCOMPARE(records[0], (QStringList{"Number", "Time (UTC)", "Severity", "Stream", "Text"}));
+        const char* severities[] = {"Info", "Error", "Warning", "Info", "Info"};
+        for (int i = 0; i < 5; ++i) {
+            const StationEvent& e = fed.events[static_cast<std::size_t>(i)];
+            const QStringList& r = records[i + 1];
+            QCOMPARE(r.size(), 5);
+            QCOMPARE(r[0].toULongLong(), e.number);
+            const QDateTime t = QDateTime::fromString(r[1], Qt::ISODateWithMs);
+            QVERIFY2(t.isValid(), qPrintable(r[1]));
+            QCOMPARE(t.toMSecsSinceEpoch(), e.timeNs / 1'000'000);
+            QCOMPARE(r[2], QString::fromLatin1(severities[i]));
+            QCOMPARE(r[3], QString::fromStdString(e.stream));
+            QCOMPARE(r[4], QString::fromStdString(e.text));
+        }
+
+        // Only the rows shown are exported.
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::WarningAndAbove);
+        QVERIFY(dock.exportCsv(path, &error));
+        file.close(); // the export replaced the file: read the new one
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        records.clear();
+        QVERIFY(parseCsv(QString::fromUtf8(file.readAll()), &records));
+        QCOMPARE(records.size(), 1 + 2);
+        QCOMPARE(records[1][0], QStringLiteral("2"));
+        QCOMPARE(records[2][0], QStringLiteral("3"));
+
+        // An unwritable path fails with a reason.
+        error.clear();
+        QVERIFY(!dock.exportCsv(dir.filePath(QStringLiteral("no/such/dir/events.csv")), &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    // The history keeps the newest `capacity` rows, dropping the oldest with one row removal per batch.
+    void boundDropsTheOldest()
+    {
+        HandFed fed;
+        for (int i = 0; i < 7; ++i)
+            fed.add(EventSeverity::Info, "tm", "event " + std::to_string(i + 1));
+        EventLogDock dock(fed.source(), nullptr, 5);
+        QSignalSpy removals(dock.model(), &QAbstractItemModel::rowsRemoved);
+        dock.poll(); // 7 in one batch: only the newest 5 are inserted
+        QCOMPARE(numbers(*dock.model()), (QList<qulonglong>{3, 4, 5, 6, 7}));
+        QCOMPARE(removals.count(), 0);
+        QCOMPARE(dock.model()->droppedCount(), 2u);
+        fed.add(EventSeverity::Warning, "tm", "event 8");
+        fed.add(EventSeverity::Info, "tm", "event 9");
+        dock.poll();
+        QCOMPARE(numbers(*dock.model()), (QList<qulonglong>{5, 6, 7, 8, 9}));
+        QCOMPARE(removals.count(), 1);
+        QCOMPARE(removals[0].at(1).toInt(), 0);
+        QCOMPARE(removals[0].at(2).toInt(), 1);
+        QCOMPARE(dock.model()->droppedCount(), 4u);
+        QCOMPARE(dock.model()->missedCount(), 0u); // dropped by the log, not missed from the engine
+        QCOMPARE(column(*dock.model(), EventLogModel::Text).first(), QStringLiteral("event 5"));
+        // The filter follows the removals.
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::WarningAndAbove);
+        QCOMPARE(numbers(*dock.filterModel()), (QList<qulonglong>{8}));
+    }
+
+    // The timer runs only while the dock is visible; showing it catches up at once.
+    void hiddenDockDoesNotPoll()
+    {
+        HandFed fed;
+        fed.add(EventSeverity::Info, "tm", "first");
+        EventLogDock dock(fed.source());
+        QVERIFY(!dock.isPolling());
+        QTest::qWait(3 * static_cast<int>(EventLogDock::kPollInterval.count()));
+        QCOMPARE(fed.calls, 0);
+        QCOMPARE(dock.model()->rowCount(), 0);
+
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QVERIFY(dock.isPolling());
+        QCOMPARE(dock.model()->rowCount(), 1); // at show, not a tick later
+        fed.add(EventSeverity::Info, "tm", "second");
+        QTRY_COMPARE_WITH_TIMEOUT(dock.model()->rowCount(), 2, 2000);
+        QTRY_VERIFY_WITH_TIMEOUT(fed.calls >= 3, 2000); // keeps polling while shown
+
+        dock.hide();
+        QVERIFY(!dock.isPolling());
+        const int calls = fed.calls;
+        fed.add(EventSeverity::Info, "tm", "third");
+        QTest::qWait(3 * static_cast<int>(EventLogDock::kPollInterval.count()));
+        QCOMPARE(fed.calls, calls);
+        QCOMPARE(dock.model()->rowCount(), 2);
+    }
+
+    // New rows scroll into view while the view is at its bottom, and not once the operator scrolled up.
+    void followsNewestUnlessScrolledUp()
+    {
+        HandFed fed;
+        for (int i = 0; i < 200; ++i)
+            fed.add(i % 10 == 0 ? EventSeverity::Warning : EventSeverity::Info, "tm", "event " + std::to_string(i + 1));
+        EventLogDock dock(fed.source());
+        dock.resize(700, 300);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QScrollBar* bar = dock.view()->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        QCOMPARE(bar->value(), bar->maximum());
+        QVERIFY(dock.followsNewest());
+
+        fed.add(EventSeverity::Info, "tm", "event 201");
+        dock.poll();
+        QCOMPARE(bar->value(), bar->maximum());
+        const QModelIndex last = dock.filterModel()->index(dock.filterModel()->rowCount() - 1, 0);
+        QVERIFY(dock.view()->viewport()->rect().intersects(dock.view()->visualRect(last)));
+
+        bar->setValue(10); // the operator scrolls up to read
+        QVERIFY(!dock.followsNewest());
+        fed.add(EventSeverity::Info, "tm", "event 202");
+        dock.poll();
+        QCOMPARE(bar->value(), 10);
+        QVERIFY(!dock.followsNewest());
+        bar->setValue(bar->maximum()); // back at the bottom: following again
+        fed.add(EventSeverity::Error, "tm", "event 203");
+        dock.poll();
+        QCOMPARE(bar->value(), bar->maximum());
+        QCOMPARE(dock.model()->rowCount(), 203);
+    }
+
+    // A real station: a TCP client stream to the test's server; the test accepts the connection and
+    // drops it (connection made → Info, lost → Warning), then stop() → "station stopped".
+    void realStationEvents()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost, 0));
+        QTemporaryDir dir;
+        config::StationProfile profile;
+        profile.recordingDirectory = dir.filePath(QStringLiteral("rec")).toStdString();
+        config::StreamProfile sp;
+        sp.name = "tm";
+        sp.source = "tcp://127.0.0.1:" + std::to_string(server.serverPort());
+        profile.streams.push_back(sp);
+        auto created = pipeline::Station::create(profile, trainingDb());
+        QVERIFY2(created, created ? "" : created.error().message.c_str());
+        std::unique_ptr<pipeline::Station> station = std::move(*created);
+
+        EventLogDock dock([&station](std::uint64_t after) { return station->events(after); });
+        QVERIFY(station->start());
+        QVERIFY(server.waitForNewConnection(5000));
+        QTcpSocket* peer = server.nextPendingConnection();
+        QVERIFY(peer);
+        dock.show(); // polls from now on
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QTRY_VERIFY_WITH_TIMEOUT(column(*dock.model(), EventLogModel::Text).join('|').contains("connected to"), 5000);
+        peer->abort();
+        QTRY_VERIFY_WITH_TIMEOUT(column(*dock.model(), EventLogModel::Severity).contains("Warning"), 5000);
+        station->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(column(*dock.model(), EventLogModel::Text).contains("station stopped"), 2000);
+
+        // The dock holds exactly what the engine has, in its order.
+        const std::vector<StationEvent> engine = station->events(0);
+        const EventLogModel& m = *dock.model();
+        QCOMPARE(m.rowCount(), static_cast<int>(engine.size()));
+        for (int r = 0; r < m.rowCount(); ++r) {
+            QCOMPARE(m.event(r).number, engine[static_cast<std::size_t>(r)].number);
+            QCOMPARE(m.event(r).text, engine[static_cast<std::size_t>(r)].text);
+            QCOMPARE(m.event(r).severity, engine[static_cast<std::size_t>(r)].severity);
+            if (r > 0)
+                QVERIFY(m.event(r).number > m.event(r - 1).number);
+        }
+        QCOMPARE(m.event(m.rowCount() - 1).text, std::string("station stopped"));
+        QCOMPARE(m.event(m.rowCount() - 1).stream, std::string());
+
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::WarningAndAbove);
+        QVERIFY(dock.filterModel()->rowCount() >= 1);
+        for (int r = 0; r < dock.filterModel()->rowCount(); ++r)
+            QCOMPARE(dock.filterModel()->data(dock.filterModel()->index(r, EventLogModel::Stream)).toString(),
+                     QStringLiteral("tm"));
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::All);
+        dock.setSearchText(QStringLiteral("STATION STOPPED"));
+        QCOMPARE(dock.filterModel()->rowCount(), 1);
+        dock.setSearchText(QString());
+        dock.resize(760, 260);
+        QVERIFY(dock.grab().save(QStringLiteral("/tmp/h-guievents-station.png")));
+    }
+
+    // A screenshot with every severity, a long text and the status line.
+    void screenshot()
+    {
+        HandFed fed;
+        fed.add(EventSeverity::Info, "", "recording to /data/recordings");
+        fed.add(EventSeverity::Info, "tm", "connecting to 10.0.0.7:5000");
+        fed.add(EventSeverity::Info, "tm", "connected to 10.0.0.7:5000");
+        fed.add(EventSeverity::Warning, "", "forward destination udp://10.0.0.9:6000 is down");
+        fed.add(EventSeverity::Error, "hk", "recording stopped: cannot write /data/recordings/hk-0003.ttr: No space left on device");
+        fed.add(EventSeverity::Warning, "tm", "connection ended (1 so far); error: connection closed by peer (retry in 500 ms)");
+        fed.add(EventSeverity::Info, "", "station stopped");
+        EventLogDock dock(fed.source(), nullptr, 5);
+        dock.resize(760, 260);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QVERIFY(dock.grab().save(QStringLiteral("/tmp/h-guievents-dock.png")));
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::WarningAndAbove);
+        dock.setSearchText(QStringLiteral("connection"));
+        QVERIFY(dock.grab().save(QStringLiteral("/tmp/h-guievents-filtered.png")));
+    }
+};
+
+QTEST_MAIN(TestEventLog)
+#include "tst_ui_event_log.moc"
