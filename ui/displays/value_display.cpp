@@ -1,0 +1,218 @@
+#include "ui/displays/value_display.hpp"
+
+#include "core/pipeline/station.hpp"
+#include "ui/models/value_table_model.hpp"
+
+#include <QAction>
+#include <QComboBox>
+#include <QCompleter>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <vector>
+
+namespace telestation::ui {
+
+namespace {
+
+const QString kRawFormatKey = QStringLiteral("valueDisplay/rawFormat");
+const QString kStaleKey = QStringLiteral("valueDisplay/staleSeconds");
+const QString kHex = QStringLiteral("hex");
+const QString kDecimal = QStringLiteral("decimal");
+
+} // namespace
+
+ValueDisplay::ValueDisplay(pipeline::Station& station, QWidget* parent)
+    : QWidget(parent), m_model(new ValueTableModel(station, this))
+{
+    m_streamCombo = new QComboBox(this);
+    m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
+    m_streamCombo->setToolTip(tr("The stream whose values are added"));
+    for (std::uint16_t id = 0; id < station.streamCount(); ++id)
+        m_streamCombo->addItem(QString::fromStdString(station.streamName(id)), id);
+    connect(m_streamCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index >= 0)
+            m_model->setDropStream(static_cast<std::uint16_t>(m_streamCombo->itemData(index).toUInt()));
+    });
+
+    m_nameEdit = new QLineEdit(this);
+    m_nameEdit->setObjectName(QStringLiteral("parameterEdit"));
+    m_nameEdit->setPlaceholderText(tr("Add parameter: PACKET.PARAMETER"));
+    m_nameEdit->setClearButtonEnabled(true);
+    m_completer = new QCompleter(m_model->qualifiedNames(), this);
+    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setFilterMode(Qt::MatchContains); // "VOLT" finds every voltage, whatever its packet
+    m_completer->setMaxVisibleItems(15);
+    m_nameEdit->setCompleter(m_completer);
+    connect(m_nameEdit, &QLineEdit::returnPressed, this, &ValueDisplay::addFromEdit);
+
+    m_addButton = new QToolButton(this);
+    m_addButton->setObjectName(QStringLiteral("addButton"));
+    m_addButton->setText(tr("Add"));
+    connect(m_addButton, &QToolButton::clicked, this, &ValueDisplay::addFromEdit);
+
+    m_removeButton = new QToolButton(this);
+    m_removeButton->setObjectName(QStringLiteral("removeButton"));
+    m_removeButton->setText(tr("Remove selected"));
+    m_removeButton->setEnabled(false);
+    connect(m_removeButton, &QToolButton::clicked, this, &ValueDisplay::removeSelected);
+
+    m_hexButton = new QToolButton(this);
+    m_hexButton->setObjectName(QStringLiteral("rawHexButton"));
+    m_hexButton->setText(tr("Raw in hex"));
+    m_hexButton->setCheckable(true);
+    connect(m_hexButton, &QToolButton::toggled, this, &ValueDisplay::setRawHex);
+
+    m_messageLabel = new QLabel(this);
+    m_messageLabel->setObjectName(QStringLiteral("messageLabel"));
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_streamCombo);
+    bar->addWidget(m_nameEdit, 1);
+    bar->addWidget(m_addButton);
+    bar->addWidget(m_removeButton);
+    bar->addWidget(m_hexButton);
+
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("valueTable"));
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setDragDropMode(QAbstractItemView::DropOnly);
+    m_view->setAcceptDrops(true);
+    m_view->setDropIndicatorShown(false);
+    m_view->setWordWrap(false);
+    m_view->setShowGrid(false);
+    // Fixed row heights and no per-row sizing: the view stays cheap with thousands of rows.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    m_view->setColumnWidth(ValueTableModel::Name, 34 * digit);
+    m_view->setColumnWidth(ValueTableModel::Raw, 19 * digit);
+    m_view->setColumnWidth(ValueTableModel::Converted, 14 * digit);
+    m_view->setColumnWidth(ValueTableModel::Calibrated, 14 * digit);
+    m_view->setColumnWidth(ValueTableModel::Units, 7 * digit);
+    m_view->setColumnWidth(ValueTableModel::Limit, 15 * digit);
+    m_view->setColumnWidth(ValueTableModel::PacketTime, 25 * digit);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { m_removeButton->setEnabled(m_view->selectionModel()->hasSelection()); });
+    auto* removeAction = new QAction(tr("Remove selected"), m_view);
+    removeAction->setShortcut(QKeySequence::Delete);
+    removeAction->setShortcutContext(Qt::WidgetShortcut);
+    connect(removeAction, &QAction::triggered, this, &ValueDisplay::removeSelected);
+    m_view->addAction(removeAction);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_messageLabel);
+
+    m_timer = new QTimer(this);
+    m_timer->setInterval(1000 / kRefreshHz);
+    connect(m_timer, &QTimer::timeout, this, &ValueDisplay::refresh);
+
+    const QSettings settings;
+    const bool hex = settings.value(kRawFormatKey, kHex).toString() != kDecimal;
+    m_hexButton->setChecked(hex);
+    m_model->setRawFormat(hex ? ValueTableModel::RawFormat::Hex : ValueTableModel::RawFormat::Decimal);
+    m_model->setStaleTimeout(settings.value(kStaleKey, ValueTableModel::kDefaultStaleSeconds).toDouble());
+    showMessage({});
+}
+
+ValueDisplay::~ValueDisplay() = default;
+
+bool ValueDisplay::addParameter(const QString& qualifiedName)
+{
+    QString error;
+    if (!m_model->addParameter(m_streamCombo->currentText(), qualifiedName, &error)) {
+        showMessage(error);
+        return false;
+    }
+    showMessage({});
+    m_view->scrollToBottom();
+    return true;
+}
+
+void ValueDisplay::addFromEdit()
+{
+    const QString name = m_nameEdit->text().trimmed();
+    if (name.isEmpty())
+        return;
+    if (addParameter(name))
+        m_nameEdit->clear();
+}
+
+void ValueDisplay::removeSelected()
+{
+    std::vector<int> rows;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
+        rows.push_back(index.row());
+    m_model->removeParameters(std::move(rows));
+}
+
+void ValueDisplay::setRawHex(bool hex)
+{
+    if (m_hexButton->isChecked() != hex)
+        m_hexButton->setChecked(hex); // comes back here through toggled()
+    m_model->setRawFormat(hex ? ValueTableModel::RawFormat::Hex : ValueTableModel::RawFormat::Decimal);
+    QSettings().setValue(kRawFormatKey, hex ? kHex : kDecimal);
+}
+
+bool ValueDisplay::isRawHex() const noexcept
+{
+    return m_model->rawFormat() == ValueTableModel::RawFormat::Hex;
+}
+
+void ValueDisplay::setStaleTimeout(double seconds)
+{
+    if (seconds <= 0)
+        return;
+    m_model->setStaleTimeout(seconds);
+    QSettings().setValue(kStaleKey, seconds);
+}
+
+bool ValueDisplay::isRefreshActive() const
+{
+    return m_timer->isActive();
+}
+
+void ValueDisplay::refresh()
+{
+    QElapsedTimer clock;
+    clock.start();
+    m_model->refresh();
+    m_lastRefreshMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+}
+
+void ValueDisplay::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    refresh(); // catch up at once rather than show what was there when hidden
+    m_timer->start();
+}
+
+void ValueDisplay::hideEvent(QHideEvent* event)
+{
+    QWidget::hideEvent(event);
+    m_timer->stop();
+}
+
+void ValueDisplay::showMessage(const QString& text)
+{
+    m_messageLabel->setText(text);
+    m_messageLabel->setVisible(!text.isEmpty());
+}
+
+} // namespace telestation::ui

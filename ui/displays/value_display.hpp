@@ -1,0 +1,81 @@
+// The value display: a table of chosen parameters with their newest raw, converted and calibrated
+// values, units, limit state, packet time and age (ui/models/value_table_model.hpp). Parameters are
+// added by qualified name (with completion over the whole mission database) for the stream chosen in
+// the combo, or dropped from a parameter browser; selected rows are removed with the button or Delete.
+//
+// Polls the engine at 10 Hz while visible only: a hidden display (another tab, a minimised window)
+// reads nothing. Raw format (hex/decimal) and the stale timeout are kept in QSettings.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QCompleter;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QTimer;
+class QToolButton;
+
+namespace telestation::pipeline {
+class Station;
+}
+
+namespace telestation::ui {
+
+class ValueTableModel;
+
+class ValueDisplay : public QWidget {
+    Q_OBJECT
+
+public:
+    static constexpr int kRefreshHz = 10;
+
+    explicit ValueDisplay(pipeline::Station& station, QWidget* parent = nullptr);
+    ~ValueDisplay() override;
+
+    [[nodiscard]] ValueTableModel* model() const noexcept { return m_model; }
+    [[nodiscard]] QTableView* view() const noexcept { return m_view; }
+    [[nodiscard]] QCompleter* completer() const noexcept { return m_completer; }
+
+    // Adds a parameter of the stream chosen in the combo; false (the reason shown in the display) when
+    // it is not a parameter or already shown.
+    bool addParameter(const QString& qualifiedName);
+    void removeSelected();
+    // Hex or decimal raw values; remembered in the settings.
+    void setRawHex(bool hex);
+    [[nodiscard]] bool isRawHex() const noexcept;
+    // Seconds without a new value after which a row turns grey; remembered in the settings.
+    void setStaleTimeout(double seconds);
+
+    [[nodiscard]] bool isRefreshActive() const;
+    // Duration of the last refresh (reading and signalling, not painting), ms.
+    [[nodiscard]] double lastRefreshMs() const noexcept { return m_lastRefreshMs; }
+
+public Q_SLOTS:
+    // What the timer does.
+    void refresh();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    void addFromEdit();
+    void showMessage(const QString& text);
+
+    ValueTableModel* m_model = nullptr;
+    QTableView* m_view = nullptr;
+    QComboBox* m_streamCombo = nullptr;
+    QLineEdit* m_nameEdit = nullptr;
+    QCompleter* m_completer = nullptr;
+    QToolButton* m_addButton = nullptr;
+    QToolButton* m_removeButton = nullptr;
+    QToolButton* m_hexButton = nullptr;
+    QLabel* m_messageLabel = nullptr;
+    QTimer* m_timer = nullptr;
+    double m_lastRefreshMs = 0;
+};
+
+} // namespace telestation::ui
