@@ -157,7 +157,7 @@ constexpr std::size_t kMaxStreamNameLength = 32; // as core/record's segment hea
     return out;
 }
 
-constexpr std::string_view kFileOptions = "speed=N, from=T, to=T, stream=NAME";
+constexpr std::string_view kFileOptions = "speed=N, from=T, to=T, stream=NAME, segment=FILE";
 constexpr std::string_view kTimeFormats =
     "integer ns since the Unix epoch, or ISO-8601 UTC such as 2026-11-22T12:00:00Z or 2026-11-22T12:00:00.5Z";
 
@@ -190,7 +190,7 @@ constexpr std::string_view kTimeFormats =
         const std::size_t valueOffset = keyOffset + key.size() + 1;
         if (key.empty())
             return parseError(url, "empty option in the query (expected " + std::string(kFileOptions) + ")", keyOffset);
-        const bool known = key == "speed" || key == "from" || key == "to" || key == "stream";
+        const bool known = key == "speed" || key == "from" || key == "to" || key == "stream" || key == "segment";
         if (!known)
             return parseError(
                 url, "unknown option " + quoted(key) + " (file:// takes " + std::string(kFileOptions) + ")", keyOffset);
@@ -220,6 +220,10 @@ constexpr std::string_view kTimeFormats =
                     valueOffset);
             if (key == "to")
                 toOffset = valueOffset;
+        } else if (key == "segment") {
+            if (value.find('/') != std::string_view::npos)
+                return parseError(url, "segment " + quoted(value) + " is a file name in the recording, not a path",
+                                  valueOffset);
         } else if (!isStreamName(value)) {
             return parseError(url, "stream name " + quoted(value) + " is not 1 to 32 of A-Z a-z 0-9 _ . -",
                               valueOffset);

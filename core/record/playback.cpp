@@ -206,8 +206,12 @@ Result<PlaybackOptions> playbackOptionsFromQuery(std::span<const std::pair<std::
             if (value.empty())
                 return Error{"empty stream name", {}};
             options.streams.push_back(value);
+        } else if (key == "segment") {
+            if (value.empty())
+                return Error{"empty segment name", {}};
+            options.segments.push_back(value);
         } else {
-            return Error{"unknown playback option '" + key + "' (expected speed, from, to or stream)", {}};
+            return Error{"unknown playback option '" + key + "' (expected speed, from, to, stream or segment)", {}};
         }
     }
     if (options.fromNs != 0 && options.toNs != 0 && options.fromNs > options.toNs)

@@ -215,6 +215,7 @@ void TestIoEndpoint::reportsErrorsWithOffsets_data()
     QTest::newRow("to before from iso") << "file:///r?to=2026-11-22T12:00:00Z&from=2026-11-22T12:00:00.000000001Z"
                                         << "to is before from" << 13;
     QTest::newRow("empty stream") << "file:///r?stream=" << "empty value for stream" << 17;
+    QTest::newRow("segment as a path") << "file:///r?segment=a/b.tsrec" << "is a file name in the recording" << 18;
     QTest::newRow("stream with space") << "file:///r?stream=a b" << "stream name 'a b' is not 1 to 32" << 17;
     QTest::newRow("stream too long") << "file:///r?stream=a&stream=" + QString(33, 'x') << "is not 1 to 32" << 26;
 }
@@ -249,6 +250,9 @@ void TestIoEndpoint::parsesFileUrls_data()
     QTest::newRow("values as written") << "file:///r?speed=010.50&from=00042" << "/r" << "speed=010.50&from=00042"
                                        << "file:///r?speed=010.50&from=00042";
     QTest::newRow("speed 0") << "file:///r?speed=0" << "/r" << "speed=0" << "file:///r?speed=0";
+    QTest::newRow("segments") << "file:///r?segment=tm-20261122T120000-1.tsrec&segment=tm-20261122T120000-2.tsrec"
+                              << "/r" << "segment=tm-20261122T120000-1.tsrec&segment=tm-20261122T120000-2.tsrec"
+                              << "file:///r?segment=tm-20261122T120000-1.tsrec&segment=tm-20261122T120000-2.tsrec";
     QTest::newRow("open ends") << "file:///r?from=0&to=0" << "/r" << "from=0&to=0" << "file:///r?from=0&to=0";
     QTest::newRow("to 0 is an open end") << "file:///r?from=5&to=0" << "/r" << "from=5&to=0" << "file:///r?from=5&to=0";
     QTest::newRow("from equals to") << "file:///r?from=2026-11-22T12:00:00Z&to=1795348800000000000" << "/r"

@@ -749,7 +749,7 @@ private slots:
     {
         const std::vector<std::pair<std::string, std::string>> query{
             {"stream", "tm"}, {"speed", "2.5"}, {"from", "2026-11-22T12:00:00Z"}, {"to", "1795348800500000000"},
-            {"stream", "hk"}};
+            {"stream", "hk"}, {"segment", "tm-1.tsrec"}};
         auto options = playbackOptionsFromQuery(query);
         QVERIFY2(options, options ? "" : options.error().message.c_str());
         PlaybackOptions expected;
@@ -757,6 +757,7 @@ private slots:
         expected.fromNs = kT0;
         expected.toNs = kT0 + 500'000'000;
         expected.streams = {"tm", "hk"};
+        expected.segments = {"tm-1.tsrec"};
         QVERIFY(*options == expected);
         QVERIFY(*playbackOptionsFromQuery({}) == PlaybackOptions{});
 
