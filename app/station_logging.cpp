@@ -6,11 +6,15 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 namespace telestation::app {
 
 namespace {
+// The logger itself, kept here so that it outlives the registry's thread pool at shutdown (see
+// shutdownLogging). The one piece of global state the style guide allows.
+std::shared_ptr<spdlog::logger> g_logger;
 constexpr std::size_t kQueueMessages = 8192;
 constexpr std::size_t kFileBytes = 10 * 1024 * 1024;
 constexpr std::size_t kFiles = 5;
@@ -37,6 +41,7 @@ std::string setupLogging(const std::string& logDirectory, const std::string& lev
     logger->set_level(spdlog::level::from_str(level == "warning" ? "warn" : level));
     logger->flush_on(spdlog::level::warn);
     spdlog::set_default_logger(logger);
+    g_logger = logger;
     spdlog::flush_every(std::chrono::seconds(2));
     if (!warning.empty())
         spdlog::warn("{}", warning);
@@ -46,7 +51,10 @@ std::string setupLogging(const std::string& logDirectory, const std::string& lev
 void shutdownLogging()
 {
     spdlog::default_logger()->flush();
+    // shutdown() stops the periodic flusher, drops the registry's loggers and joins the thread pool's
+    // worker; only then is the logger (and its sinks, which the worker wrote to) destroyed, here.
     spdlog::shutdown();
+    g_logger.reset();
 }
 
 } // namespace telestation::app
