@@ -82,6 +82,19 @@ struct TypeSettings {
     std::uint64_t forwardMask = 0; // bit i: destination i
 };
 
+// A worker's copy of a versioned master (settings, subscriptions, destinations): taken under the
+// master's mutex only when its version moved since the worker's last look — once per batch, never per
+// packet.
+template <typename Copy>
+void refreshIfChanged(const std::atomic<std::uint64_t>& version, std::uint64_t& seen, std::mutex& mutex, Copy&& copy)
+{
+    if (version.load(std::memory_order_acquire) == seen)
+        return;
+    std::lock_guard lock(mutex);
+    copy();
+    seen = version.load(std::memory_order_relaxed);
+}
+
 // A bounded queue between two threads, with the operator's numbers.
 struct PacketQueue {
     explicit PacketQueue(std::size_t capacity, std::size_t warning = 0) : ring(capacity), warningThreshold(warning) {}
@@ -96,10 +109,16 @@ struct PacketQueue {
     // Pushes a batch; returns how many fit (the caller drops the rest).
     std::size_t pushBatch(std::span<const PacketHandle> items) noexcept
     {
-        const std::size_t n = ring.pushBatch(items);
-        bump(pushed, n);
+        const std::size_t n = tryPushBatch(items);
         if (n < items.size())
             bump(drops, items.size() - n);
+        return n;
+    }
+    // The same without counting the rest as dropped (a playback source waits and tries again).
+    std::size_t tryPushBatch(std::span<const PacketHandle> items) noexcept
+    {
+        const std::size_t n = ring.pushBatch(items);
+        bump(pushed, n);
         if (warningThreshold > 0) {
             const std::size_t depth = ring.size();
             if (depth >= warningThreshold && !aboveWarning) {
@@ -418,10 +437,7 @@ private:
         std::size_t first = 0;
         while (first < m_count) {
             const std::span<const PacketHandle> rest(m_batch.data() + first, m_count - first);
-            const std::size_t pushed = m_stream.playback() ? m_stream.network.ring.pushBatch(rest)
-                                                           : m_stream.network.pushBatch(rest);
-            if (m_stream.playback())
-                bump(m_stream.network.pushed, pushed);
+            const std::size_t pushed = m_stream.network.tryPushBatch(rest);
             first += pushed;
             if (pushed > 0)
                 m_bell.ring();
@@ -441,8 +457,7 @@ private:
                 bump(m_stream.receiverCounters[type].networkDropBytes, bytes.size());
                 m_pool.release(h);
             }
-            if (m_stream.playback())
-                bump(m_stream.network.drops, m_count - first); // stopped while waiting
+            bump(m_stream.network.drops, m_count - first);
             break;
         }
         m_count = 0;
@@ -595,13 +610,7 @@ void Station::Impl::routerLoop()
 {
     std::vector<std::vector<TypeSettings>> local;
     std::uint64_t version = 0;
-    const auto refresh = [&] {
-        if (settingsVersion.load(std::memory_order_acquire) == version)
-            return;
-        std::lock_guard lock(settingsMutex);
-        local = settings;
-        version = settingsVersion.load(std::memory_order_relaxed);
-    };
+    const auto refresh = [&] { refreshIfChanged(settingsVersion, version, settingsMutex, [&] { local = settings; }); };
     workerLoop(
         routerBell, sourcesDone,
         [&] {
@@ -631,17 +640,11 @@ void Station::Impl::processorLoop()
     std::vector<ParameterSample> samples(values.size());
 
     const auto refresh = [&] {
-        if (settingsVersion.load(std::memory_order_acquire) != version) {
-            std::lock_guard lock(settingsMutex);
-            local = settings;
-            version = settingsVersion.load(std::memory_order_relaxed);
-        }
-        if (subscriptionVersion.load(std::memory_order_acquire) != subVersion) {
-            std::lock_guard lock(subscriptionMutex);
+        refreshIfChanged(settingsVersion, version, settingsMutex, [&] { local = settings; });
+        refreshIfChanged(subscriptionVersion, subVersion, subscriptionMutex, [&] {
             packetSubs = packetSubscriptions;
             parameterSubs = parameterSubscriptions;
-            subVersion = subscriptionVersion.load(std::memory_order_relaxed);
-        }
+        });
     };
 
     const auto processOne = [&](Stream& s, PacketHandle h) {
@@ -813,12 +816,10 @@ void Station::Impl::forwarderLoop()
     std::vector<Destination> dests;
     std::uint64_t version = 0;
     const auto refresh = [&] { // new destinations (the packets carry the router's choice)
-        if (settingsVersion.load(std::memory_order_acquire) == version)
-            return;
-        std::lock_guard lock(settingsMutex);
-        for (std::size_t i = dests.size(); i < destinations.size(); ++i)
-            dests.push_back(Destination{destinations[i], nullptr, {}, Destination::Link::Unknown, {}});
-        version = settingsVersion.load(std::memory_order_relaxed);
+        refreshIfChanged(settingsVersion, version, settingsMutex, [&] {
+            for (std::size_t i = dests.size(); i < destinations.size(); ++i)
+                dests.push_back(Destination{destinations[i], nullptr, {}, Destination::Link::Unknown, {}});
+        });
     };
     const auto ensureOpen = [&](std::size_t index) -> io::Sender* {
         Destination& d = dests[index];

@@ -291,86 +291,6 @@ bool writeAll(int fd, std::span<const std::uint8_t> bytes)
     return true;
 }
 
-// A TCP port that refuses connections until listen() is called: bound at once (the port is ours, no
-// other program can take it in between), listening only later. Keeps the bytes of every connection it
-// accepts, one after the other.
-class LateListener {
-public:
-    LateListener()
-    {
-        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (m_fd < 0 || ::bind(m_fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
-            qFatal("LateListener: bind: %s", std::strerror(errno));
-        socklen_t length = sizeof addr;
-        ::getsockname(m_fd, reinterpret_cast<sockaddr*>(&addr), &length);
-        m_port = ntohs(addr.sin_port);
-    }
-    ~LateListener()
-    {
-        m_stop.store(true);
-        if (m_thread.joinable())
-            m_thread.join();
-        if (m_client >= 0)
-            ::close(m_client);
-        ::close(m_fd);
-    }
-    LateListener(const LateListener&) = delete;
-    LateListener& operator=(const LateListener&) = delete;
-
-    [[nodiscard]] std::uint16_t port() const { return m_port; }
-    [[nodiscard]] bool listen()
-    {
-        if (::listen(m_fd, 4) != 0)
-            return false;
-        m_thread = std::thread([this] { run(); });
-        return true;
-    }
-    [[nodiscard]] std::size_t size() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_bytes.size();
-    }
-    [[nodiscard]] std::vector<std::uint8_t> bytes() const
-    {
-        std::lock_guard lock(m_mutex);
-        return m_bytes;
-    }
-
-private:
-    void run()
-    {
-        std::vector<std::uint8_t> buffer(64 * 1024);
-        while (!m_stop.load()) {
-            pollfd p{m_client >= 0 ? m_client : m_fd, POLLIN, 0};
-            if (::poll(&p, 1, 20) <= 0)
-                continue;
-            if (m_client < 0) {
-                m_client = ::accept4(m_fd, nullptr, nullptr, SOCK_CLOEXEC);
-                continue;
-            }
-            const ssize_t n = ::recv(m_client, buffer.data(), buffer.size(), 0);
-            if (n <= 0) {
-                ::close(m_client);
-                m_client = -1;
-                continue;
-            }
-            std::lock_guard lock(m_mutex);
-            m_bytes.insert(m_bytes.end(), buffer.begin(), buffer.begin() + n);
-        }
-    }
-
-    int m_fd = -1;
-    int m_client = -1;
-    std::uint16_t m_port = 0;
-    std::atomic<bool> m_stop{false};
-    mutable std::mutex m_mutex;
-    std::vector<std::uint8_t> m_bytes;
-    std::thread m_thread;
-};
-
 // Unmounts a file system mounted for a test, whatever the test's outcome.
 struct MountGuard {
     std::string path;
@@ -988,7 +908,7 @@ void TestPipelineFaults::truncatedTcpStreamIsCounted()
 // later packets arrive there exactly as received.
 void TestPipelineFaults::forwardDestinationDownThenUp()
 {
-    LateListener listener;
+    test::TcpCapture listener(test::TcpCapture::Listen::Later);
     const std::string destination = tcpUrl(listener.port());
     QTemporaryDir dir;
     auto profile = oneStream("udp://127.0.0.1:0", dir);

@@ -130,10 +130,13 @@ private:
     std::thread m_thread;
 };
 
-// Accepts one TCP connection on 127.0.0.1 (ephemeral port) and keeps every byte it receives.
+// Accepts TCP connections on 127.0.0.1 (ephemeral port), one at a time, and keeps every byte it
+// receives. With Listen::Later the port is bound at once (no other program can take it) but refuses
+// connections until listen() — a destination that is down, then comes up.
 class TcpCapture {
 public:
-    TcpCapture()
+    enum class Listen { Now, Later };
+    explicit TcpCapture(Listen when = Listen::Now)
     {
         m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
         const int one = 1;
@@ -141,17 +144,26 @@ public:
         sockaddr_in addr{};
         addr.sin_family = AF_INET;
         addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        if (::bind(m_listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(m_listener, 4) != 0)
-            throw std::runtime_error("bind/listen");
+        if (::bind(m_listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+            throw std::runtime_error("bind");
         socklen_t len = sizeof addr;
         ::getsockname(m_listener, reinterpret_cast<sockaddr*>(&addr), &len);
         m_port = ntohs(addr.sin_port);
+        if (when == Listen::Now && !listen())
+            throw std::runtime_error("listen");
+    }
+    [[nodiscard]] bool listen()
+    {
+        if (::listen(m_listener, 4) != 0)
+            return false;
         m_thread = std::thread([this] { run(); });
+        return true;
     }
     ~TcpCapture()
     {
         m_stop.store(true);
-        m_thread.join();
+        if (m_thread.joinable())
+            m_thread.join();
         if (m_client >= 0)
             ::close(m_client);
         ::close(m_listener);
