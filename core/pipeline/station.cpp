@@ -168,6 +168,7 @@ struct Stream {
         , values(std::make_unique<CurrentValueTable>(types))
         , segmentRecorded(types.typeCount())
     {
+        idleState = p.enabled ? "stopped" : "disabled";
     }
 
     std::uint16_t id;
@@ -176,9 +177,15 @@ struct Stream {
     std::uint32_t transportHeaderBytes;
     bool playback() const noexcept { return endpoint.scheme == io::Scheme::File; }
 
+    // `source` is replaced only while the receiver thread is not running (controlling thread); the
+    // mutex keeps snapshot() and friends, which may run on any thread, from reading it meanwhile.
     std::unique_ptr<Source> source;
+    mutable std::mutex sourceMutex;
+    std::string idleState; // the state shown while there is no source: disabled, stopped, error: why
     std::thread thread;
     std::atomic<bool> running{false};
+    std::atomic<bool> stopRequested{false};
+    std::atomic<bool> paused{false};
 
     PacketQueue network, process, recordQueue, forward;
     Counter routed{0}; // router: packets taken from the network queue and finished with
@@ -254,7 +261,6 @@ struct Station::Impl {
     std::array<DestinationView, kMaxDestinations> destinationViews;
 
     // Threads.
-    std::atomic<bool> stopSources{false};
     std::atomic<bool> sourcesDone{false}; // every receiver thread has ended
     std::atomic<bool> routerDone{false};
     std::atomic<bool> isRunning{false};
@@ -283,6 +289,10 @@ struct Station::Impl {
     TypeSettings toTypeSettings(ProcessingMode mode, bool record, const std::vector<std::string>& forward);
 
     void receiverLoop(Stream& s);
+    void startReceiver(Stream& s); // s.source is open
+    void stopReceiver(Stream& s);
+    void setEnabled(Stream& s, bool enabled);
+    [[nodiscard]] Stream* findStream(std::string_view name) const;
     void routerLoop();
     std::size_t routeBatch(Stream& s, const std::vector<TypeSettings>& settings);
     void processorLoop();
@@ -476,10 +486,21 @@ private:
 
 void Station::Impl::receiverLoop(Stream& s)
 {
-    StreamSink sink(s, *pool, types, routerBell, stopSources);
+    StreamSink sink(s, *pool, types, routerBell, s.stopRequested);
     bool reportedEnd = false;
     std::uint64_t connects = 0, disconnects = 0;
-    while (!stopSources.load(std::memory_order_relaxed)) {
+    std::optional<std::chrono::steady_clock::time_point> pausedSince;
+    while (!s.stopRequested.load(std::memory_order_relaxed)) {
+        if (s.paused.load(std::memory_order_relaxed)) {
+            if (!pausedSince)
+                pausedSince = std::chrono::steady_clock::now();
+            std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(options.pollTimeout, 20ms));
+            continue;
+        }
+        if (pausedSince) {
+            s.source->resumed(std::chrono::steady_clock::now() - *pausedSince);
+            pausedSince.reset();
+        }
         s.source->poll(options.pollTimeout, sink);
         // Connections made and lost become operator events (TCP sources; a few loads per poll).
         const io::ReceiverStats rs = s.source->stats();
@@ -1003,18 +1024,21 @@ Status Station::start()
             continue;
         auto source = openSource(s->endpoint, s->transportHeaderBytes, d.options.receiveBufferBytes, d.largestPacket(),
                                  d.definedApids());
+        std::lock_guard lock(s->sourceMutex);
         if (!source) {
             problems += (problems.empty() ? "" : "\n") + ("stream " + s->profile.name + ": " + source.error().message);
+            s->idleState = "error: " + source.error().message;
             continue;
         }
         s->source = std::move(*source);
     }
     if (!problems.empty()) {
-        for (auto& s : d.streams)
+        for (auto& s : d.streams) {
+            std::lock_guard lock(s->sourceMutex);
             s->source.reset();
+        }
         return Error{problems, {}};
     }
-    d.stopSources = false;
     d.sourcesDone = false;
     d.routerDone = false;
     d.started = std::chrono::steady_clock::now();
@@ -1025,13 +1049,126 @@ Status Station::start()
     for (auto& s : d.streams) {
         if (!s->source)
             continue;
-        s->running = true;
-        d.event(EventSeverity::Info, s->profile.name, s->source->state());
-        Stream* raw = s.get();
-        s->thread = std::thread([&d, raw] { d.receiverLoop(*raw); });
+        d.startReceiver(*s);
     }
     d.isRunning = true;
     return {};
+}
+
+void Station::Impl::startReceiver(Stream& s)
+{
+    s.stopRequested = false;
+    s.paused = false;
+    s.running = true;
+    event(EventSeverity::Info, s.profile.name, s.source->state());
+    s.thread = std::thread([this, &s] { receiverLoop(s); });
+}
+
+void Station::Impl::stopReceiver(Stream& s)
+{
+    s.stopRequested = true;
+    if (s.thread.joinable())
+        s.thread.join();
+}
+
+void Station::Impl::setEnabled(Stream& s, bool enabled)
+{
+    s.profile.enabled = enabled;
+    std::lock_guard lock(settingsMutex);
+    profile.streams.at(s.id).enabled = enabled;
+}
+
+Stream* Station::Impl::findStream(std::string_view name) const
+{
+    for (const auto& s : streams)
+        if (s->profile.name == name)
+            return s.get();
+    return nullptr;
+}
+
+Status Station::startStream(std::string_view stream)
+{
+    Impl& d = *m_impl;
+    Stream* s = d.findStream(stream);
+    if (!s)
+        return Error{"no stream named " + std::string(stream), {}};
+    d.setEnabled(*s, true); // the operator's intent, kept even when the source fails to open
+    if (!d.isRunning.load()) {
+        std::lock_guard lock(s->sourceMutex);
+        s->idleState = "stopped";
+        return {}; // start() opens it
+    }
+    if (s->thread.joinable())
+        return {};
+    auto source = openSource(s->endpoint, s->transportHeaderBytes, d.options.receiveBufferBytes, d.largestPacket(),
+                             d.definedApids());
+    {
+        std::lock_guard lock(s->sourceMutex);
+        if (!source) {
+            s->idleState = "error: " + source.error().message;
+        } else {
+            s->source = std::move(*source);
+            s->idleState.clear();
+        }
+    }
+    if (!source) {
+        d.event(EventSeverity::Error, s->profile.name, "cannot start: " + source.error().message);
+        return Error{"stream " + s->profile.name + ": " + source.error().message, {}};
+    }
+    d.startReceiver(*s);
+    return {};
+}
+
+Status Station::stopStream(std::string_view stream)
+{
+    Impl& d = *m_impl;
+    Stream* s = d.findStream(stream);
+    if (!s)
+        return Error{"no stream named " + std::string(stream), {}};
+    d.setEnabled(*s, false);
+    const bool wasRunning = s->thread.joinable();
+    d.stopReceiver(*s);
+    s->paused = false;
+    {
+        std::lock_guard lock(s->sourceMutex);
+        s->source.reset();
+        s->idleState = "stopped";
+    }
+    if (wasRunning)
+        d.event(EventSeverity::Info, s->profile.name, "stopped by the operator");
+    return {};
+}
+
+Status Station::pauseStream(std::string_view stream, bool paused)
+{
+    Impl& d = *m_impl;
+    Stream* s = d.findStream(stream);
+    if (!s)
+        return Error{"no stream named " + std::string(stream), {}};
+    {
+        std::lock_guard lock(s->sourceMutex);
+        if (!s->source || !s->running.load())
+            return Error{"stream " + s->profile.name + " is not running", {}};
+        if (!s->source->pausable())
+            return Error{"stream " + s->profile.name
+                             + " is live: only playback can be paused (stop it instead; a paused socket would drop)",
+                         {}};
+    }
+    if (s->paused.exchange(paused) != paused)
+        d.event(EventSeverity::Info, s->profile.name, paused ? "playback paused" : "playback resumed");
+    return {};
+}
+
+bool Station::streamRunning(std::string_view stream) const
+{
+    const Stream* s = m_impl->findStream(stream);
+    return s && s->running.load();
+}
+
+bool Station::streamPaused(std::string_view stream) const
+{
+    const Stream* s = m_impl->findStream(stream);
+    return s && s->paused.load();
 }
 
 void Station::stop()
@@ -1039,18 +1176,23 @@ void Station::stop()
     Impl& d = *m_impl;
     if (!d.isRunning.exchange(false))
         return;
-    d.stopSources = true;
     for (auto& s : d.streams)
-        if (s->thread.joinable())
-            s->thread.join();
+        s->stopRequested = true;
+    for (auto& s : d.streams)
+        d.stopReceiver(*s);
     d.sourcesDone.store(true, std::memory_order_release);
     d.routerBell.ring();
     d.router.join();
     d.processor.join();
     d.recorder.join();
     d.forwarder.join();
-    for (auto& s : d.streams)
+    for (auto& s : d.streams) {
+        std::lock_guard lock(s->sourceMutex);
+        if (s->source)
+            s->idleState = "stopped";
         s->source.reset();
+        s->paused = false;
+    }
     d.event(EventSeverity::Info, "", "station stopped");
 }
 
@@ -1085,6 +1227,7 @@ bool Station::playbackFinished() const noexcept
 {
     bool any = false;
     for (const auto& s : m_impl->streams) {
+        std::lock_guard lock(s->sourceMutex);
         if (!s->playback() || !s->source)
             continue;
         any = true;
@@ -1200,8 +1343,9 @@ stats::StationSnapshot Station::snapshot() const
         ss.name = s.profile.name;
         ss.source = s.profile.source;
         ss.running = s.running.load();
+        std::lock_guard sourceLock(s.sourceMutex);
         if (s.source) {
-            ss.state = s.source->state();
+            ss.state = s.paused.load() ? "paused; " + s.source->state() : s.source->state();
             const io::ReceiverStats rs = s.source->stats();
             ss.kernelDrops = rs.kernelDrops;
             ss.framingErrors = rs.framingErrors;
@@ -1211,7 +1355,7 @@ stats::StationSnapshot Station::snapshot() const
             ss.disconnects = rs.disconnects;
             ss.progress = s.source->progress();
         } else {
-            ss.state = s.profile.enabled ? "stopped" : "disabled";
+            ss.state = s.idleState;
         }
         ss.poolDrops = get(s.poolDrops);
         ss.networkQueue = s.network.stats();
@@ -1404,9 +1548,11 @@ config::ProcessingMode Station::mode(std::uint16_t streamId, std::uint32_t typeI
 std::uint16_t Station::localPort(std::string_view stream) const
 {
     const auto id = streamId(stream);
-    if (!id || !m_impl->streams[*id]->source)
+    if (!id)
         return 0;
-    return m_impl->streams[*id]->source->localPort();
+    const auto& s = *m_impl->streams[*id];
+    std::lock_guard lock(s.sourceMutex);
+    return s.source ? s.source->localPort() : 0;
 }
 
 PacketPool& Station::pool() noexcept

@@ -71,6 +71,19 @@ public:
     // True when every playback (file://) stream has played all its records (false if there is none).
     [[nodiscard]] bool playbackFinished() const noexcept;
 
+    // One stream at a time, while the station runs (controlling thread). startStream opens the stream's
+    // source (an error names why: the port is taken, the recording is missing; the stream then shows
+    // "error: <reason>" as its state) and starts its receiver; a playback stream starts from its first
+    // record again. stopStream stops the receiver and closes the source; packets it had already received
+    // still pass every queue. Both are idempotent, leave the other streams untouched, log an event and
+    // set the stream's `enabled` in profile(). pauseStream holds a playback (file://) stream where it is
+    // (live streams cannot be paused: the kernel would drop what arrives); its pace resumes from there.
+    [[nodiscard]] Status startStream(std::string_view stream);
+    [[nodiscard]] Status stopStream(std::string_view stream);
+    [[nodiscard]] Status pauseStream(std::string_view stream, bool paused);
+    [[nodiscard]] bool streamRunning(std::string_view stream) const;
+    [[nodiscard]] bool streamPaused(std::string_view stream) const;
+
     // Live settings: take effect within one batch, without restarting anything.
     [[nodiscard]] Status setPacketSettings(std::string_view stream, const config::PacketSettings& settings);
     [[nodiscard]] Status setUnknownSettings(std::string_view stream, config::ProcessingMode mode, bool record,

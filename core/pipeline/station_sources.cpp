@@ -61,6 +61,8 @@ public:
     }
     double progress() const override { return m_playback->progress().fraction(); }
     bool finished() const override { return m_playback->finished(); }
+    bool pausable() const override { return true; }
+    void resumed(std::chrono::nanoseconds paused) override { m_playback->shiftClock(paused); }
 
 private:
     std::unique_ptr<record::PlaybackSource> m_playback;

@@ -24,6 +24,9 @@ public:
     [[nodiscard]] virtual io::ReceiverStats stats() const = 0;
     [[nodiscard]] virtual double progress() const { return -1; } // playback: 0..1
     [[nodiscard]] virtual bool finished() const { return false; } // playback: every record played
+    [[nodiscard]] virtual bool pausable() const { return false; }
+    // The receiver thread did not poll for `paused` because the operator paused the stream.
+    virtual void resumed(std::chrono::nanoseconds /*paused*/) {}
 };
 
 // maxPacketSize: TCP framing takes a longer length field as a framing error (the largest packet the

@@ -491,6 +491,12 @@ std::size_t PlaybackSource::poll(std::chrono::milliseconds timeout, const Delive
     return delivered;
 }
 
+void PlaybackSource::shiftClock(std::chrono::nanoseconds paused) noexcept
+{
+    if (m_impl->started && paused.count() > 0)
+        m_impl->firstRecordWall += paused;
+}
+
 PlaybackProgress PlaybackSource::progress() const
 {
     const Impl& d = *m_impl;

@@ -93,6 +93,10 @@ public:
     // in steady state (one read buffer per open segment, the payload vector reused).
     std::size_t poll(std::chrono::milliseconds timeout, const Deliver& deliver, std::size_t maxRecords = 256);
 
+    // After the caller held playback for `paused` (it did not poll): records keep their spacing from
+    // where playback stopped instead of catching up. Same thread as poll(); no effect at speed 0.
+    void shiftClock(std::chrono::nanoseconds paused) noexcept;
+
     [[nodiscard]] PlaybackProgress progress() const; // any thread
     [[nodiscard]] bool finished() const noexcept;   // any thread
     // The selected segments, sorted by first receive time then sequence, as the catalog lists them; for

@@ -12,6 +12,11 @@
 
 #include <thread>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 using namespace telestation;
 using namespace std::chrono_literals;
 
@@ -57,6 +62,8 @@ class TestStation : public QObject {
 private slots:
     void udpProcessEntirePacketCountsAndValues();
     void playbackReproducesStatistics();
+    void streamsStartAndStopOneAtATime();
+    void playbackPausesWhereItIs();
 };
 
 void TestStation::udpProcessEntirePacketCountsAndValues()
@@ -195,6 +202,159 @@ void TestStation::playbackReproducesStatistics()
         QCOMPARE(tb->lastReceiveTimeNs, ta->lastReceiveTimeNs); // original receive times
     }
     QCOMPARE(b.networkQueue.drops + b.processQueue.drops, std::uint64_t{0});
+}
+
+static bool hasEvent(const pipeline::Station& st, std::string_view stream, std::string_view text)
+{
+    for (const auto& e : st.events())
+        if (e.stream == stream && e.text.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+// startStream / stopStream change one stream while the others keep receiving; a source that cannot
+// open leaves the stream in "error: why" and the rest running.
+void TestStation::streamsStartAndStopOneAtATime()
+{
+    QTemporaryDir dir;
+    const auto db = trainingDb();
+    // A port some other program holds, for the stream that cannot open.
+    const int holder = ::socket(AF_INET, SOCK_DGRAM, 0);
+    QVERIFY(holder >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    QVERIFY(::bind(holder, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+    QVERIFY(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    const auto closeHolder = qScopeGuard([holder] { ::close(holder); });
+    config::StationProfile profile;
+    profile.recordingDirectory = dir.filePath("rec").toStdString();
+    for (const char* name : {"a", "b", "busy"}) {
+        config::StreamProfile sp;
+        sp.name = name;
+        sp.source = std::string(name) == "busy" ? "udp://127.0.0.1:" + std::to_string(ntohs(address.sin_port))
+                                                 : "udp://127.0.0.1:0";
+        sp.enabled = std::string(name) == "a";
+        profile.streams.push_back(sp);
+    }
+    auto station = pipeline::Station::create(profile, db);
+    QVERIFY2(station, station ? "" : station.error().message.c_str());
+    auto& st = **station;
+    QVERIFY(st.start());
+    QCOMPARE(st.snapshot().streams[1].state, std::string("disabled"));
+    QCOMPARE(st.localPort("b"), std::uint16_t{0});
+
+    QVERIFY(st.startStream("b"));
+    QVERIFY(st.streamRunning("b"));
+    QVERIFY(st.profile().streams[1].enabled);
+    const auto portB = st.localPort("b");
+    QVERIFY(portB != 0);
+    QVERIFY(st.startStream("b")); // idempotent
+    QCOMPARE(st.localPort("b"), portB);
+
+    const auto send = [&](std::uint16_t port, std::uint64_t count) {
+        auto sim = makeSender(db, "udp://127.0.0.1:" + std::to_string(port), {"HK_Status"}, count, 20000);
+        sim->start();
+        sim->wait();
+        QVERIFY(st.waitIdle(5s));
+        std::this_thread::sleep_for(30ms);
+        QVERIFY(st.waitIdle(5s));
+    };
+    send(portB, 100);
+    QCOMPARE(st.snapshot().streams[1].counters.packetsReceived, std::uint64_t{100});
+
+    QVERIFY(st.stopStream("a"));
+    QVERIFY(!st.streamRunning("a"));
+    QVERIFY(!st.profile().streams[0].enabled);
+    QCOMPARE(st.snapshot().streams[0].state, std::string("stopped"));
+    QCOMPARE(st.localPort("a"), std::uint16_t{0});
+    QVERIFY(hasEvent(st, "a", "stopped by the operator"));
+    send(portB, 50); // b is untouched
+    QCOMPARE(st.snapshot().streams[1].counters.packetsReceived, std::uint64_t{150});
+
+    QVERIFY(st.startStream("a"));
+    const auto portA = st.localPort("a");
+    QVERIFY(portA != 0);
+    send(portA, 70);
+    QCOMPARE(st.snapshot().streams[0].counters.packetsReceived, std::uint64_t{70});
+
+    const auto failed = st.startStream("busy");
+    QVERIFY(!failed);
+    QVERIFY(failed.error().message.find("busy") != std::string::npos);
+    const auto busyState = st.snapshot().streams[2].state;
+    QVERIFY2(busyState.rfind("error: ", 0) == 0, busyState.c_str());
+    QVERIFY(!st.streamRunning("busy"));
+    QVERIFY(hasEvent(st, "busy", "cannot start"));
+    QVERIFY(st.streamRunning("a") && st.streamRunning("b"));
+    QVERIFY(!st.startStream("nope"));
+    QVERIFY(!st.pauseStream("a", true)); // live streams cannot pause
+    st.stop();
+    QVERIFY(!st.streamRunning("a"));
+}
+
+// A paused playback delivers nothing; resumed, it keeps the recording's pace from where it stopped
+// (it does not burst what fell due during the pause) and plays every record.
+void TestStation::playbackPausesWhereItIs()
+{
+    QTemporaryDir dir;
+    const auto db = trainingDb();
+    const std::string recordings = dir.filePath("rec").toStdString();
+    config::StationProfile profile;
+    profile.recordingDirectory = recordings;
+    config::StreamProfile sp;
+    sp.name = "health";
+    sp.source = "udp://127.0.0.1:0";
+    sp.packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
+    profile.streams.push_back(sp);
+    {
+        auto live = pipeline::Station::create(profile, db);
+        QVERIFY(live);
+        QVERIFY((*live)->start());
+        auto sim = makeSender(db, "udp://127.0.0.1:" + std::to_string((*live)->localPort("health")), {"HK_Status"},
+                              400, 400); // one second of data
+        sim->start();
+        sim->wait();
+        QVERIFY((*live)->waitIdle(5s));
+        std::this_thread::sleep_for(50ms);
+        (*live)->stop();
+        QCOMPARE((*live)->snapshot().streams[0].counters.packetsRecorded, std::uint64_t{400});
+    }
+    config::StationProfile replayProfile;
+    replayProfile.recordingDirectory = dir.filePath("unused").toStdString();
+    config::StreamProfile rp;
+    rp.name = "replay";
+    rp.source = "file://" + recordings + "?speed=1";
+    replayProfile.streams.push_back(rp);
+    auto replay = pipeline::Station::create(replayProfile, db);
+    QVERIFY2(replay, replay ? "" : replay.error().message.c_str());
+    auto& st = **replay;
+    QVERIFY(st.start());
+    QTRY_VERIFY_WITH_TIMEOUT(st.snapshot().streams[0].counters.packetsReceived > 40, 5000);
+    QVERIFY(st.pauseStream("replay", true));
+    QVERIFY(st.streamPaused("replay"));
+    std::this_thread::sleep_for(100ms); // the receiver notices within one poll
+    const auto atPause = st.snapshot().streams[0];
+    QVERIFY2(atPause.state.rfind("paused", 0) == 0, atPause.state.c_str());
+    std::this_thread::sleep_for(600ms);
+    const auto stillPaused = st.snapshot().streams[0];
+    QCOMPARE(stillPaused.counters.packetsReceived, atPause.counters.packetsReceived);
+    QCOMPARE(stillPaused.progress, atPause.progress);
+    QVERIFY(atPause.progress < 0.9);
+
+    QVERIFY(st.pauseStream("replay", false));
+    // 200 ms after resuming, about 80 more records are due; a playback that caught up on the pause
+    // would have delivered every remaining record at once.
+    std::this_thread::sleep_for(200ms);
+    const auto resumed = st.snapshot().streams[0].counters.packetsReceived;
+    QVERIFY2(resumed > atPause.counters.packetsReceived, std::to_string(resumed).c_str());
+    QVERIFY2(resumed < 400, std::to_string(resumed).c_str());
+    QTRY_VERIFY_WITH_TIMEOUT(st.playbackFinished(), 5000);
+    QVERIFY(st.waitIdle(5s));
+    QCOMPARE(st.snapshot().streams[0].counters.packetsReceived, std::uint64_t{400});
+    QVERIFY(hasEvent(st, "replay", "playback paused"));
+    QVERIFY(hasEvent(st, "replay", "playback resumed"));
+    st.stop();
 }
 
 QTEST_GUILESS_MAIN(TestStation)
