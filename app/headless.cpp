@@ -1,5 +1,6 @@
 #include "app/headless.hpp"
 
+#include "app/demo.hpp"
 #include "app/station_logging.hpp"
 #include "core/api/consumer.hpp"
 #include "core/common/paths.hpp"
@@ -35,16 +36,6 @@ namespace fs = std::filesystem;
 constexpr int kExitLoss = 3;
 constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
-
-// Where the demo keeps its recordings and logs: $XDG_DATA_HOME/telestation/demo (~/.local/share/...).
-fs::path demoDirectory()
-{
-    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg)
-        return fs::path(xdg) / "telestation" / "demo";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return fs::path(home) / ".local" / "share" / "telestation" / "demo";
-    return fs::temp_directory_path() / "telestation-demo";
-}
 
 // A consumer that pulls every packet or every parameter sample, as a display or an archive would.
 class Consumer {
@@ -128,7 +119,7 @@ int runHeadless(const HeadlessOptions& options)
 
     std::string profilePath = options.profilePath;
     if (profilePath.empty() && options.demo)
-        profilePath = (dataDir() / "profiles" / "training.json").string();
+        profilePath = demoProfilePath();
     if (profilePath.empty()) {
         std::fprintf(stderr, "telestation: --headless needs --profile FILE (or --demo)\n");
         return kExitUsage;
@@ -170,10 +161,7 @@ int runHeadless(const HeadlessOptions& options)
 
     std::unique_ptr<sim::Simulator> simulator;
     if (options.demo) {
-        const auto scenarioPath = (dataDir() / "scenarios" / "demo.json").string();
-        auto scenario = sim::loadScenarioFile(scenarioPath);
-        auto made = scenario ? sim::Simulator::fromScenario(*scenario, trainingDatabasePath().string())
-                             : Result<std::unique_ptr<sim::Simulator>>(scenario.error());
+        auto made = demoSimulator();
         if (!made) {
             std::fprintf(stderr, "telestation: demo scenario: %s\n", made.error().toString().c_str());
             shutdownLogging();

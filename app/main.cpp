@@ -1,15 +1,21 @@
 // telestation: the workstation. Parses its command line before any QApplication exists, so that
 // --help, --version and --headless run without a display.
+#include "app/demo.hpp"
 #include "app/headless.hpp"
+#include "app/station_logging.hpp"
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
 #include "telestation_version.hpp"
-#include "ui/widgets/window_capture.hpp"
+#include "sim/core/simulator.hpp"
+#include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"
+#include "ui/session/station_session.hpp"
+#include "ui/widgets/window_capture.hpp"
 
 #include <QApplication>
+#include <QSettings>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -100,27 +106,86 @@ int main(int argc, char** argv)
         return app::runHeadless(o);
     }
 
-    const std::string mdbPath = cli.value("mdb", trainingDatabasePath().string());
-    auto db = mdb::loadDatabase(mdbPath);
-    if (!db) {
-        std::fprintf(stderr, "telestation: %s\n", db.error().toString().c_str());
-        return 1;
-    }
-    if (cli.isSet("headless"))
+    if (cli.isSet("headless")) {
+        const std::string mdbPath = cli.value("mdb", trainingDatabasePath().string());
+        auto db = mdb::loadDatabase(mdbPath);
+        if (!db) {
+            std::fprintf(stderr, "telestation: %s\n", db.error().toString().c_str());
+            return 1;
+        }
         return runHeadless(*db, mdbPath);
+    }
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Telestation"));
     QApplication::setOrganizationName(QStringLiteral("Telestation"));
     QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
-    spdlog::info("Telestation {} starting; mission database {}", kVersion, mdbPath);
 
-    ui::MainWindow window;
-    window.setMissionDatabase(*db, QString::fromStdString(mdbPath));
-    window.show();
-    if (*quitAfterMs >= 0)
-        ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));
-    const int rc = QApplication::exec();
+    // What to open: the demo, the profile named, else the last profile used, else a new one.
+    ui::StationSession session;
+    std::unique_ptr<sim::Simulator> simulator;
+    std::optional<QList<QJsonObject>> displays;
+    QString problem;
+    if (cli.isSet("demo")) {
+        auto profile = app::demoProfile();
+        if (!profile) {
+            std::fprintf(stderr, "telestation: demo profile: %s\n", profile.error().message.c_str());
+            return 1;
+        }
+        if (cli.isSet("mdb"))
+            profile->mdb = cli.value("mdb");
+        if (!session.open(*profile, {}, &problem))
+            std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
+        auto made = app::demoSimulator();
+        if (!made) {
+            std::fprintf(stderr, "telestation: demo scenario: %s\n", made.error().toString().c_str());
+            return 1;
+        }
+        simulator = std::move(*made);
+        displays = ui::loadDisplayFile(QString::fromStdString(app::demoDisplayFilePath()), &problem);
+        if (!displays)
+            std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
+    } else if (cli.isSet("profile")) {
+        if (!session.openFile(QString::fromStdString(cli.value("profile")), &problem)) {
+            std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
+            if (!session.station())
+                return 1;
+        }
+    } else {
+        const QStringList recent = QSettings().value(QStringLiteral("profiles/recent")).toStringList();
+        bool opened = !recent.isEmpty() && session.openFile(recent.front(), &problem);
+        if (!opened) {
+            config::StationProfile empty;
+            empty.mdb = cli.value("mdb", "");
+            opened = session.open(empty, {}, &problem);
+        }
+        if (!opened && !session.station()) {
+            std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
+            return 1;
+        }
+    }
+    const auto profile = session.profile();
+    if (const auto warning = app::setupLogging(profile.logDirectory, profile.logLevel); !warning.empty())
+        std::fprintf(stderr, "telestation: %s\n", warning.c_str());
+    spdlog::info("Telestation {} starting; profile {}; mission database {}", kVersion,
+                 session.profilePath().isEmpty() ? "(unsaved)" : session.profilePath().toStdString(),
+                 session.databasePath().toStdString());
+    if (simulator)
+        simulator->startAll();
+
+    int rc = 0;
+    {
+        ui::MainWindow window(session);
+        window.restoreLayout(displays);
+        window.show();
+        if (*quitAfterMs >= 0)
+            ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));
+        rc = QApplication::exec();
+    }
+    if (simulator)
+        simulator->stopAll();
+    session.close();
     spdlog::info("Telestation exiting ({})", rc);
+    app::shutdownLogging();
     return rc;
 }

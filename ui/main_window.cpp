@@ -1,59 +1,269 @@
 #include "ui/main_window.hpp"
 
+#include "core/pipeline/station.hpp"
 #include "telestation_version.hpp"
+#include "ui/dialogs/definition_file_dialog.hpp"
+#include "ui/dialogs/statistics_dialog.hpp"
+#include "ui/displays/display_dock.hpp"
+#include "ui/displays/value_display.hpp"
+#include "ui/models/value_table_model.hpp"
+#include "ui/session/station_session.hpp"
+#include "ui/widgets/event_log_dock.hpp"
+#include "ui/widgets/mission_browser.hpp"
+#include "ui/widgets/packet_table.hpp"
+#include "ui/widgets/recordings_browser.hpp"
+#include "ui/widgets/streams_panel.hpp"
 
+#include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 
-#include <qwt_legend.h>
-#include <qwt_plot.h>
-#include <qwt_plot_canvas.h>
-#include <qwt_plot_grid.h>
+#include <qwt_global.h>
 
 namespace telestation::ui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+namespace {
+
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+const QString kSplitterKey = QStringLiteral("window/splitter");
+const QString kDisplaysKey = QStringLiteral("window/displays");
+const QString kRecentKey = QStringLiteral("profiles/recent");
+const QString kDockNameKey = QStringLiteral("dock");
+const QString kProfileFilter = QStringLiteral("Station profiles (*.json);;All files (*)");
+const QString kDisplayFilter = QStringLiteral("Display files (*.tsdisplays *.json);;All files (*)");
+
+} // namespace
+
+MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(parent), m_session(session)
 {
-    setWindowTitle(QStringLiteral("Telestation"));
     setObjectName(QStringLiteral("MainWindow"));
+    setDockNestingEnabled(true);
+    setDockOptions(QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AnimatedDocks);
 
-    m_plot = new QwtPlot(this);
-    m_plot->setObjectName(QStringLiteral("stripChart"));
-    m_plot->setTitle(tr("Strip chart"));
-    m_plot->setAxisTitle(QwtAxis::XBottom, tr("Time (s)"));
-    m_plot->setAxisTitle(QwtAxis::YLeft, tr("Value"));
-    m_plot->setAxisScale(QwtAxis::XBottom, -60.0, 0.0);
-    m_plot->setCanvasBackground(QColor(0x1e, 0x22, 0x28));
-    auto* grid = new QwtPlotGrid;
-    grid->setMajorPen(QColor(0x44, 0x4a, 0x55), 0.0, Qt::DotLine);
-    grid->attach(m_plot);
-    m_plot->insertLegend(new QwtLegend, QwtPlot::RightLegend);
-    setCentralWidget(m_plot);
+    m_streams = new StreamsPanel(this);
+    m_streams->setObjectName(QStringLiteral("streamsPanel"));
+    m_packets = new PacketTable(this);
+    m_packets->setObjectName(QStringLiteral("packetTable"));
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("configSplitter"));
+    m_splitter->addWidget(m_streams);
+    m_splitter->addWidget(m_packets);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 2);
+    setCentralWidget(m_splitter);
 
-    auto* fileMenu = menuBar()->addMenu(tr("&File"));
-    auto* quit = fileMenu->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    auto* helpMenu = menuBar()->addMenu(tr("&Help"));
-    helpMenu->addAction(tr("&About Telestation"), this, &MainWindow::showAbout);
+    m_browser = new MissionBrowser(this);
+    auto* browserDock = new QDockWidget(tr("Mission database"), this);
+    browserDock->setObjectName(QStringLiteral("missionDock"));
+    browserDock->setWidget(m_browser);
+    addDockWidget(Qt::LeftDockWidgetArea, browserDock);
+
+    m_recordings = new RecordingsBrowser(this);
+    auto* recordingsDock = new QDockWidget(tr("Recordings"), this);
+    recordingsDock->setObjectName(QStringLiteral("recordingsDock"));
+    recordingsDock->setWidget(m_recordings);
+    addDockWidget(Qt::LeftDockWidgetArea, recordingsDock);
+    tabifyDockWidget(browserDock, recordingsDock);
+    browserDock->raise();
+
+    m_eventLog = new EventLogDock([this](std::uint64_t after) { return m_session.events(after); }, this);
+    m_eventLog->setObjectName(QStringLiteral("eventLogDock"));
+    addDockWidget(Qt::BottomDockWidgetArea, m_eventLog);
 
     m_missionLabel = new QLabel(tr("No mission database"), this);
     m_missionLabel->setObjectName(QStringLiteral("missionLabel"));
+    m_streamsLabel = new QLabel(this);
     statusBar()->addWidget(m_missionLabel, 1);
+    statusBar()->addPermanentWidget(m_streamsLabel);
     statusBar()->addPermanentWidget(new QLabel(QStringLiteral("Telestation %1").arg(QLatin1String(kVersion)), this));
-    resize(1100, 700);
+
+    createMenus();
+    connectViews();
+    connectSession();
+    resize(1500, 950);
+    stationChanged(m_session.station());
+    updateTitle();
 }
 
-void MainWindow::setMissionDatabase(const mdb::MissionDatabase& db, const QString& path)
+MainWindow::~MainWindow()
 {
-    const QString name = db.name.empty() ? tr("(unnamed mission)") : QString::fromStdString(db.name);
-    m_missionLabel->setText(tr("Mission database: %1 — %2 packet types, %3 parameters")
-                                .arg(name)
-                                .arg(db.packets.size())
-                                .arg(db.parameterCount()));
-    m_missionLabel->setToolTip(path);
+    // Displays and views hold subscriptions into the station: they go before the session's station.
+    stationAboutToChange();
+}
+
+void MainWindow::createMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Profile"), QKeySequence::New, this, [this] { newProfile(); });
+    file->addAction(tr("&Open Profile…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open station profile"), {}, kProfileFilter);
+        if (!path.isEmpty())
+            openProfile(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
+    file->addAction(tr("&Save Profile"), QKeySequence::Save, this, [this] { saveProfile(); });
+    file->addAction(tr("Save Profile &As…"), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save station profile"), m_session.profilePath(), kProfileFilter);
+        if (!path.isEmpty())
+            saveProfileAs(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("Open &Display File…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open display file"), {}, kDisplayFilter);
+        QString error;
+        if (!path.isEmpty() && !openDisplayFile(path, &error))
+            report(tr("Display file"), error);
+    });
+    file->addAction(tr("Save Displays As…"), this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Save display file"), {}, kDisplayFilter);
+        if (path.isEmpty())
+            return;
+        if (QFileInfo(path).suffix().isEmpty())
+            path += QStringLiteral(".tsdisplays");
+        QString error;
+        if (!saveDisplayFile(path, &error))
+            report(tr("Display file"), error);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    updateRecentMenu();
+
+    auto* stream = menuBar()->addMenu(tr("&Streams"));
+    stream->addAction(tr("Start &All"), this, [this] {
+        for (const auto& name : m_session.streamNames()) {
+            QString error;
+            if (!m_session.startStream(name, &error))
+                statusBar()->showMessage(error, 10000);
+        }
+    });
+    stream->addAction(tr("Stop A&ll"), this, [this] {
+        for (const auto& name : m_session.streamNames())
+            m_session.stopStream(name);
+    });
+
+    auto* displays = menuBar()->addMenu(tr("&Displays"));
+    displays->addAction(tr("New &Value Display"), QKeySequence(tr("Ctrl+Shift+V")), this, [this] { newDisplay(QStringLiteral("values")); });
+    displays->addAction(tr("New &Plot Display"), QKeySequence(tr("Ctrl+Shift+P")), this, [this] { newDisplay(QStringLiteral("plot")); });
+    displays->addAction(tr("New Packet Vie&w"), QKeySequence(tr("Ctrl+Shift+K")), this, [this] { newDisplay(QStringLiteral("packet")); });
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Statistics…"), QKeySequence(tr("Ctrl+I")), this, &MainWindow::showStatistics);
+    view->addSeparator();
+    for (auto* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Telestation"), this, [this] {
+        QMessageBox::about(this, tr("About Telestation"),
+                           tr("<b>Telestation %1</b><p>Ground-station telemetry workstation.</p><p>Qt %2, Qwt %3</p>")
+                               .arg(QLatin1String(kVersion), QLatin1String(qVersion()), QLatin1String(QWT_VERSION_STR)));
+    });
+}
+
+void MainWindow::connectViews()
+{
+    connect(m_streams, &StreamsPanel::currentStreamChanged, m_packets, &PacketTable::setStream);
+    connect(m_streams, &StreamsPanel::addStreamRequested, this, [this](const config::StreamProfile& s) {
+        QString error;
+        if (!m_session.addStream(s, &error))
+            report(tr("Add stream"), error);
+    });
+    connect(m_streams, &StreamsPanel::editStreamRequested, this, [this](const QString& name, const config::StreamProfile& s) {
+        QString error;
+        if (!m_session.replaceStream(name, s, &error))
+            report(tr("Edit stream"), error);
+    });
+    connect(m_streams, &StreamsPanel::removeStreamRequested, this, [this](const QString& name) {
+        QString error;
+        if (!m_session.removeStream(name, &error))
+            report(tr("Remove stream"), error);
+    });
+    connect(m_streams, &StreamsPanel::startStreamRequested, this, [this](const QString& name) {
+        QString error;
+        if (!m_session.startStream(name, &error))
+            report(tr("Start stream"), error);
+    });
+    connect(m_streams, &StreamsPanel::stopStreamRequested, this, [this](const QString& name) {
+        QString error;
+        if (!m_session.stopStream(name, &error))
+            report(tr("Stop stream"), error);
+    });
+    connect(m_packets, &PacketTable::settingsChanged, &m_session, &StationSession::markDirty);
+    connect(m_browser, &MissionBrowser::parametersActivated, this, &MainWindow::addParametersToValues);
+    connect(m_recordings, &RecordingsBrowser::playRequested, this, [this](const QString& name, const QString& url) {
+        config::StreamProfile s;
+        s.name = name.toStdString();
+        s.source = url.toStdString();
+        QString error;
+        if (!m_session.addStream(s, &error))
+            report(tr("Playback"), error);
+    });
+    connect(m_recordings, &RecordingsBrowser::removeStreamRequested, this, [this](const QString& name) {
+        QString error;
+        if (!m_session.removeStream(name, &error))
+            report(tr("Playback"), error);
+    });
+}
+
+void MainWindow::connectSession()
+{
+    connect(&m_session, &StationSession::stationAboutToChange, this, &MainWindow::stationAboutToChange);
+    connect(&m_session, &StationSession::stationChanged, this, &MainWindow::stationChanged);
+    connect(&m_session, &StationSession::dirtyChanged, this, &MainWindow::updateTitle);
+    connect(&m_session, &StationSession::profileChanged, this, &MainWindow::updateTitle);
+    connect(&m_session, &StationSession::problem, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+}
+
+void MainWindow::stationAboutToChange()
+{
+    for (auto* dock : displays())
+        dock->detach();
+    m_streams->setStation(nullptr);
+    m_packets->setStation(nullptr);
+    m_recordings->setStation(nullptr);
+    m_browser->setDatabase(nullptr);
+}
+
+void MainWindow::stationChanged(pipeline::Station* station)
+{
+    m_streams->setStation(station);
+    m_packets->setStation(station);
+    m_recordings->setStation(station);
+    m_browser->setDatabase(m_session.database());
+    for (auto* dock : displays())
+        dock->attach(station);
+    if (station) {
+        const auto profile = m_session.profile();
+        m_recordings->setRecordingDirectory(QString::fromStdString(profile.recordingDirectory));
+        m_recordings->setExistingStreams(m_session.streamNames());
+        if (!profile.streams.empty())
+            m_packets->setStream(QString::fromStdString(profile.streams.front().name));
+    }
+    if (const auto* db = m_session.database()) {
+        const QString name = db->name.empty() ? tr("(unnamed mission)") : QString::fromStdString(db->name);
+        m_missionLabel->setText(tr("Mission database: %1 — %2 packet types, %3 parameters")
+                                    .arg(name)
+                                    .arg(db->packets.size())
+                                    .arg(db->parameterCount()));
+        m_missionLabel->setToolTip(m_session.databasePath());
+    } else {
+        m_missionLabel->setText(tr("No mission database"));
+    }
+    m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 
 QString MainWindow::missionSummary() const
@@ -61,12 +271,288 @@ QString MainWindow::missionSummary() const
     return m_missionLabel->text();
 }
 
-void MainWindow::showAbout()
+void MainWindow::updateTitle()
 {
-    QMessageBox::about(this, tr("About Telestation"),
-                       tr("<b>Telestation %1</b><p>Ground-station telemetry workstation.</p>"
-                          "<p>Qt %2, Qwt %3</p>")
-                           .arg(QLatin1String(kVersion), QLatin1String(qVersion()), QLatin1String(QWT_VERSION_STR)));
+    const QString path = m_session.profilePath();
+    const QString name = path.isEmpty() ? tr("Untitled profile") : QFileInfo(path).fileName();
+    setWindowTitle(tr("%1[*] — Telestation").arg(name));
+    setWindowModified(m_session.isDirty());
+}
+
+void MainWindow::report(const QString& title, const QString& text)
+{
+    // Not exec(): the station keeps being shown while the operator reads.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("problemBox"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    statusBar()->showMessage(text, 15000);
+}
+
+// ---- Profiles ------------------------------------------------------------------------------------------
+
+bool MainWindow::maybeSave()
+{
+    if (!m_session.isDirty())
+        return true;
+    QMessageBox box(QMessageBox::Question, tr("Unsaved changes"),
+                    tr("The station profile has unsaved changes. Save them?"),
+                    QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedPrompt"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save:
+        if (m_session.profilePath().isEmpty()) {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Save station profile"), {}, kProfileFilter);
+            return !path.isEmpty() && saveProfileAs(path);
+        }
+        return saveProfile();
+    case QMessageBox::Discard:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool MainWindow::openProfile(const QString& path)
+{
+    if (!maybeSave())
+        return false;
+    QString error;
+    const bool opened = m_session.openFile(path, &error);
+    if (!error.isEmpty())
+        report(tr("Open profile"), error);
+    if (m_session.profilePath() == QFileInfo(path).absoluteFilePath())
+        addRecent(m_session.profilePath());
+    return opened;
+}
+
+bool MainWindow::newProfile()
+{
+    if (!maybeSave())
+        return false;
+    QString error;
+    if (!m_session.openNew(&error)) {
+        report(tr("New profile"), error);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveProfile()
+{
+    if (m_session.profilePath().isEmpty()) {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save station profile"), {}, kProfileFilter);
+        return !path.isEmpty() && saveProfileAs(path);
+    }
+    QString error;
+    if (!m_session.save(&error)) {
+        report(tr("Save profile"), error);
+        return false;
+    }
+    return true;
+}
+
+bool MainWindow::saveProfileAs(const QString& path)
+{
+    QString error;
+    if (!m_session.saveAs(path, &error)) {
+        report(tr("Save profile"), error);
+        return false;
+    }
+    addRecent(m_session.profilePath());
+    return true;
+}
+
+QStringList MainWindow::recentProfiles() const
+{
+    return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QStringList recent = recentProfiles();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecentProfiles)
+        recent.removeLast();
+    QSettings().setValue(kRecentKey, recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = recentProfiles();
+    for (int i = 0; i < recent.size(); ++i) {
+        const QString path = recent[i];
+        m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(path), this, [this, path] { openProfile(path); });
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+// ---- Displays ------------------------------------------------------------------------------------------
+
+QList<DisplayDock*> MainWindow::displays() const
+{
+    return findChildren<DisplayDock*>(QString(), Qt::FindDirectChildrenOnly);
+}
+
+QString MainWindow::nextDisplayName() const
+{
+    QStringList used;
+    for (const auto* d : displays())
+        used << d->objectName();
+    for (int n = 1;; ++n) {
+        const QString name = QStringLiteral("display-%1").arg(n);
+        if (!used.contains(name))
+            return name;
+    }
+}
+
+DisplayDock* MainWindow::openDisplay(QJsonObject spec)
+{
+    QString name = spec.value(kDockNameKey).toString();
+    for (const auto* d : displays())
+        if (d->objectName() == name)
+            name.clear();
+    if (name.isEmpty())
+        name = nextDisplayName();
+    spec.remove(kDockNameKey);
+    auto* dock = new DisplayDock(spec, m_session.station(), this);
+    dock->setObjectName(name);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (auto* values = qobject_cast<ValueDisplay*>(dock->display()))
+        m_lastValues = values;
+    if (!dock->problems().isEmpty())
+        statusBar()->showMessage(tr("%1: %2").arg(dock->title(), dock->problems().join(QStringLiteral("; "))), 15000);
+    return dock;
+}
+
+DisplayDock* MainWindow::newDisplay(const QString& type)
+{
+    QJsonObject spec{{QStringLiteral("type"), type}};
+    if (type == QLatin1String("packet")) {
+        const auto profile = m_session.profile();
+        const auto* db = m_session.database();
+        if (profile.streams.empty() || !db || db->packets.empty()) {
+            report(tr("Packet view"), tr("A packet view needs a stream and a mission database with packets."));
+            return nullptr;
+        }
+        spec.insert(QStringLiteral("stream"), QString::fromStdString(profile.streams.front().name));
+        spec.insert(QStringLiteral("packet"), QString::fromStdString(db->packets.front().name));
+    }
+    auto* dock = openDisplay(spec);
+    dock->show();
+    dock->raise();
+    return dock;
+}
+
+void MainWindow::addParametersToValues(const QStringList& names)
+{
+    if (!m_lastValues) {
+        auto* dock = newDisplay(QStringLiteral("values"));
+        m_lastValues = dock ? qobject_cast<ValueDisplay*>(dock->display()) : nullptr;
+    }
+    if (!m_lastValues)
+        return;
+    for (const auto& name : names)
+        m_lastValues->addParameter(name);
+}
+
+bool MainWindow::openDisplayFile(const QString& path, QString* error)
+{
+    const auto specs = loadDisplayFile(path, error);
+    if (!specs)
+        return false;
+    for (const auto& spec : *specs)
+        openDisplay(spec);
+    return true;
+}
+
+bool MainWindow::saveDisplayFile(const QString& path, QString* error) const
+{
+    QList<QJsonObject> specs;
+    for (const auto* d : displays())
+        specs.append(d->spec());
+    return ui::saveDisplayFile(path, specs, error);
+}
+
+// ---- Layout ----------------------------------------------------------------------------------------------
+
+void MainWindow::saveLayout() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    settings.setValue(kSplitterKey, m_splitter->saveState());
+    QJsonArray open;
+    for (const auto* d : displays()) {
+        QJsonObject spec = d->spec();
+        spec.insert(kDockNameKey, d->objectName());
+        open.append(spec);
+    }
+    settings.setValue(kDisplaysKey, QString::fromUtf8(QJsonDocument(open).toJson(QJsonDocument::Compact)));
+}
+
+void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displaysToOpen)
+{
+    QSettings settings;
+    QList<QJsonObject> specs;
+    if (displaysToOpen) {
+        specs = *displaysToOpen;
+    } else {
+        for (const auto& v : QJsonDocument::fromJson(settings.value(kDisplaysKey).toString().toUtf8()).array())
+            specs.append(v.toObject());
+    }
+    for (const auto& spec : specs)
+        openDisplay(spec);
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    const bool restored = restoreState(settings.value(kStateKey).toByteArray());
+    m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+    if (!restored) {
+        // First start: displays take most of the width.
+        QList<QDockWidget*> right;
+        QList<int> widths;
+        for (auto* d : displays()) {
+            right << d;
+            widths << width() * 55 / 100;
+        }
+        if (!right.isEmpty())
+            resizeDocks(right, widths, Qt::Horizontal);
+    }
+}
+
+StatisticsDialog* MainWindow::statisticsDialog()
+{
+    if (!m_statistics) {
+        m_statistics = new StatisticsDialog(
+            [this] {
+                const auto* station = m_session.station();
+                return station ? station->snapshot() : stats::StationSnapshot{};
+            },
+            this);
+        m_statistics->setObjectName(QStringLiteral("statisticsDialog"));
+    }
+    return m_statistics;
+}
+
+void MainWindow::showStatistics()
+{
+    auto* dialog = statisticsDialog();
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    saveLayout();
+    event->accept();
 }
 
 } // namespace telestation::ui

@@ -1,33 +1,112 @@
-// The workstation's main window. Issue 2 scope: the window, its menus and status bar, and a Qwt strip
-// chart as the central widget; streams, packet tables and displays arrive with the pipeline.
+// The workstation's main window over a StationSession.
+//
+// Layout: the streams panel above the selected stream's packet table (the central splitter); the
+// mission database browser and the recordings browser tabbed in the left dock area; the event log at the
+// bottom; displays (value tables, plots, packet views) as docks on the right, as many as wanted, each one
+// can be tabbed, split or floated. Window geometry, dock layout, the splitter and the open displays are
+// kept in QSettings and come back at the next start; recent profiles too.
+//
+// Nothing here runs per packet: every view polls the engine on its own timer while visible.
 #pragma once
 
-#include "core/mdb/model.hpp"
-
+#include <QJsonObject>
+#include <QList>
 #include <QMainWindow>
+#include <QPointer>
 
-class QwtPlot;
+#include <optional>
+
 class QLabel;
+class QMenu;
+class QSplitter;
+
+namespace telestation::pipeline {
+class Station;
+}
 
 namespace telestation::ui {
+
+class DisplayDock;
+class EventLogDock;
+class MissionBrowser;
+class PacketTable;
+class RecordingsBrowser;
+class StationSession;
+class StatisticsDialog;
+class StreamsPanel;
+class ValueDisplay;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    static constexpr int kMaxRecentProfiles = 8;
 
-    // Shows what mission database the station has loaded (name, packets, parameters) in the status bar.
-    void setMissionDatabase(const mdb::MissionDatabase& db, const QString& path);
+    explicit MainWindow(StationSession& session, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-    [[nodiscard]] QwtPlot* plot() const { return m_plot; }
+    // Restores geometry, docks and the open displays from the settings (call after the session opened
+    // its profile). `displays`, when given, replaces the remembered displays (the demo's display file).
+    void restoreLayout(const std::optional<QList<QJsonObject>>& displays = std::nullopt);
+    void saveLayout() const;
+
+    // Displays.
+    DisplayDock* openDisplay(QJsonObject spec);
+    [[nodiscard]] QList<DisplayDock*> displays() const;
+    bool openDisplayFile(const QString& path, QString* error = nullptr);
+    bool saveDisplayFile(const QString& path, QString* error = nullptr) const;
+
+    // Profile actions (File menu). Each asks about unsaved changes first; false when cancelled/failed.
+    bool openProfile(const QString& path);
+    bool newProfile();
+    bool saveProfile();
+    bool saveProfileAs(const QString& path);
+    [[nodiscard]] QStringList recentProfiles() const;
+
+    // Asks to save unsaved changes: true to go on (saved or discarded), false when cancelled.
+    bool maybeSave();
+
+    [[nodiscard]] StationSession& session() const noexcept { return m_session; }
+    [[nodiscard]] StreamsPanel* streamsPanel() const noexcept { return m_streams; }
+    [[nodiscard]] PacketTable* packetTable() const noexcept { return m_packets; }
+    [[nodiscard]] MissionBrowser* missionBrowser() const noexcept { return m_browser; }
+    [[nodiscard]] RecordingsBrowser* recordingsBrowser() const noexcept { return m_recordings; }
+    [[nodiscard]] EventLogDock* eventLog() const noexcept { return m_eventLog; }
+    [[nodiscard]] StatisticsDialog* statisticsDialog(); // created on first use
     [[nodiscard]] QString missionSummary() const;
 
-private:
-    void showAbout();
+public Q_SLOTS:
+    void showStatistics();
 
-    QwtPlot* m_plot = nullptr;
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();
+    void connectSession();
+    void connectViews();
+    void stationAboutToChange();
+    void stationChanged(pipeline::Station* station);
+    void updateTitle();
+    void updateRecentMenu();
+    void addRecent(const QString& path);
+    void report(const QString& title, const QString& text);
+    void addParametersToValues(const QStringList& names);
+    DisplayDock* newDisplay(const QString& type);
+    [[nodiscard]] QString nextDisplayName() const;
+
+    StationSession& m_session;
+    QSplitter* m_splitter = nullptr;
+    StreamsPanel* m_streams = nullptr;
+    PacketTable* m_packets = nullptr;
+    MissionBrowser* m_browser = nullptr;
+    RecordingsBrowser* m_recordings = nullptr;
+    EventLogDock* m_eventLog = nullptr;
+    StatisticsDialog* m_statistics = nullptr;
+    QMenu* m_recentMenu = nullptr;
     QLabel* m_missionLabel = nullptr;
+    QLabel* m_streamsLabel = nullptr;
+    QPointer<ValueDisplay> m_lastValues; // where activated parameters go
 };
 
 } // namespace telestation::ui

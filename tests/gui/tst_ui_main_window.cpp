@@ -1,35 +1,224 @@
-// The main window starts, shows its Qwt strip chart and mission summary, and closes cleanly.
+// The main window over a real session (two UDP streams on loopback, the training mission database):
+// the views follow the station, a packet mode changed in the packet table marks the profile unsaved,
+// a stream added through the streams panel's signal rebuilds the station while the displays survive,
+// display files and the window layout round-trip, and the statistics dialog shows the engine's counts.
+#include "core/pipeline/station.hpp"
+#include "sim/core/sim_stream.hpp"
+#include "ui/dialogs/statistics_dialog.hpp"
+#include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"
+#include "ui/models/packet_settings_model.hpp"
+#include "ui/session/station_session.hpp"
+#include "ui/widgets/packet_table.hpp"
+#include "ui/widgets/streams_panel.hpp"
 
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 
-#include <qwt_plot.h>
-
 using namespace telestation;
+using namespace std::chrono_literals;
+
+namespace {
+
+config::StationProfile profileIn(const QTemporaryDir& dir)
+{
+    config::StationProfile p;
+    p.recordingDirectory = dir.filePath(QStringLiteral("rec")).toStdString();
+    p.logDirectory = dir.filePath(QStringLiteral("logs")).toStdString();
+    for (const char* name : {"health", "science"}) {
+        config::StreamProfile s;
+        s.name = name;
+        s.source = "udp://127.0.0.1:0";
+        p.streams.push_back(s);
+    }
+    return p;
+}
+
+QJsonObject valuesSpec()
+{
+    return QJsonObject{{QStringLiteral("type"), QStringLiteral("values")},
+                       {QStringLiteral("title"), QStringLiteral("Health")},
+                       {QStringLiteral("rawHex"), false},
+                       {QStringLiteral("rows"),
+                        QJsonArray{QJsonObject{{QStringLiteral("stream"), QStringLiteral("health")},
+                                               {QStringLiteral("parameter"), QStringLiteral("Packet5.CPU_LOAD")}},
+                                   QJsonObject{{QStringLiteral("stream"), QStringLiteral("science")},
+                                               {QStringLiteral("parameter"), QStringLiteral("HK_Status.BUS_VOLTAGE")}}}}};
+}
+
+QJsonObject plotSpec()
+{
+    const auto curve = [](const char* stream, const char* parameter, const char* color, const char* axis) {
+        return QJsonObject{{QStringLiteral("stream"), QLatin1String(stream)}, {QStringLiteral("parameter"), QLatin1String(parameter)},
+                           {QStringLiteral("color"), QLatin1String(color)}, {QStringLiteral("axis"), QLatin1String(axis)}};
+    };
+    return QJsonObject{{QStringLiteral("type"), QStringLiteral("plot")},
+                       {QStringLiteral("title"), QStringLiteral("Trends")},
+                       {QStringLiteral("window"), 300.0},
+                       {QStringLiteral("plots"),
+                        QJsonArray{QJsonObject{{QStringLiteral("title"), QStringLiteral("one")},
+                                               {QStringLiteral("curves"), QJsonArray{curve("health", "Packet5.CPU_LOAD", "#ff0000", "left"),
+                                                                                     curve("health", "Packet5.UPTIME", "#00ff00", "right")}}},
+                                   QJsonObject{{QStringLiteral("title"), QStringLiteral("two")},
+                                               {QStringLiteral("curves"), QJsonArray{curve("science", "GNC_State.RATE_X", "#0000ff", "left")}}}}}};
+}
+
+QJsonObject packetSpec()
+{
+    return QJsonObject{{QStringLiteral("type"), QStringLiteral("packet")}, {QStringLiteral("title"), QStringLiteral("HK")},
+                       {QStringLiteral("stream"), QStringLiteral("health")}, {QStringLiteral("packet"), QStringLiteral("HK_Status")}};
+}
+
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
 
 private slots:
-    void showsPlotAndMissionSummary()
+    void initTestCase()
     {
-        ui::MainWindow window;
-        mdb::MissionDatabase db;
-        db.name = "Test mission";
-        mdb::PacketDef p;
-        p.name = "HK";
-        p.parameters.resize(3);
-        db.packets.push_back(p);
-        window.setMissionDatabase(db, QStringLiteral("/tmp/x.mdb"));
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+    }
+
+    void modeChangeMarksTheProfileUnsaved()
+    {
+        QTemporaryDir dir;
+        ui::StationSession session;
+        QString error;
+        QVERIFY2(session.open(profileIn(dir), {}, &error), qPrintable(error));
+        ui::MainWindow window(session);
         window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.plot() != nullptr);
-        QVERIFY(window.plot()->isVisible());
-        QCOMPARE(window.centralWidget(), static_cast<QWidget*>(window.plot()));
-        QVERIFY(window.missionSummary().contains(QStringLiteral("Test mission")));
-        QVERIFY(window.missionSummary().contains(QStringLiteral("1 packet types, 3 parameters")));
-        QVERIFY(window.close());
-        QVERIFY(!window.isVisible());
+        QVERIFY(!window.isWindowModified());
+        QVERIFY(window.missionSummary().contains(QStringLiteral("packet types")));
+        auto* model = window.packetTable()->model();
+        const auto type = session.station()->types().typeByName("Packet5");
+        QVERIFY(type);
+        const int row = model->rowOfType(QStringLiteral("Packet5"));
+        QVERIFY(row >= 0);
+        QVERIFY(model->setData(model->index(row, ui::PacketSettingsModel::Mode),
+                               static_cast<int>(config::ProcessingMode::PassThru), Qt::EditRole));
+        QVERIFY(session.station()->mode(0, *type) == config::ProcessingMode::PassThru);
+        QVERIFY(session.isDirty());
+        QVERIFY(window.isWindowModified());
+    }
+
+    void addingAStreamRebuildsAndKeepsTheDisplays()
+    {
+        QTemporaryDir dir;
+        ui::StationSession session;
+        QString error;
+        QVERIFY(session.open(profileIn(dir), {}, &error));
+        ui::MainWindow window(session);
+        window.show();
+        window.openDisplay(valuesSpec());
+        window.openDisplay(plotSpec());
+        window.openDisplay(packetSpec());
+        QCOMPARE(window.displays().size(), 3);
+        QList<QJsonObject> before;
+        for (auto* d : window.displays())
+            before << d->spec();
+
+        config::StreamProfile extra;
+        extra.name = "extra";
+        extra.source = "udp://127.0.0.1:0";
+        auto* old = session.station();
+        Q_EMIT window.streamsPanel()->addStreamRequested(extra);
+        QVERIFY(session.station() != old);
+        QCOMPARE(session.station()->streamCount(), std::size_t{3});
+        QList<QJsonObject> after;
+        for (auto* d : window.displays()) {
+            QVERIFY(d->display() != nullptr);
+            after << d->spec();
+        }
+        QCOMPARE(after, before);
+        QVERIFY(session.isDirty());
+    }
+
+    void displayFilesAndLayoutRoundTrip()
+    {
+        QTemporaryDir dir;
+        ui::StationSession session;
+        QString error;
+        QVERIFY(session.open(profileIn(dir), {}, &error));
+        const QString file = dir.filePath(QStringLiteral("displays.tsdisplays"));
+        QList<QJsonObject> saved;
+        {
+            ui::MainWindow window(session);
+            window.show();
+            window.openDisplay(valuesSpec());
+            window.openDisplay(plotSpec());
+            window.openDisplay(packetSpec());
+            QVERIFY2(window.saveDisplayFile(file, &error), qPrintable(error));
+            for (auto* d : window.displays())
+                saved << d->spec();
+            window.displays().at(1)->setFloating(true);
+            window.saveLayout();
+        }
+        const auto loaded = ui::loadDisplayFile(file, &error);
+        QVERIFY2(loaded, qPrintable(error));
+        QCOMPARE(*loaded, saved);
+        {
+            ui::MainWindow window(session);
+            QVERIFY(window.openDisplayFile(file, &error));
+            QList<QJsonObject> reopened;
+            for (auto* d : window.displays())
+                reopened << d->spec();
+            QCOMPARE(reopened, saved);
+        }
+        {
+            ui::MainWindow window(session);
+            window.restoreLayout();
+            window.show();
+            QCOMPARE(window.displays().size(), 3);
+            QVERIFY(window.displays().at(1)->isFloating());
+            QList<QJsonObject> restored;
+            for (auto* d : window.displays())
+                restored << d->spec();
+            QCOMPARE(restored, saved);
+        }
+        // Not a display file: the reason, nothing opened.
+        QFile bad(dir.filePath(QStringLiteral("bad.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write(R"({"format": "telestation-displays", "version": 1, "displays": [{"type": "gauge"}]})");
+        bad.close();
+        QVERIFY(!ui::loadDisplayFile(bad.fileName(), &error));
+        QVERIFY2(error.contains(QStringLiteral("gauge")), qPrintable(error));
+    }
+
+    void statisticsShowTheEnginesCounts()
+    {
+        QTemporaryDir dir;
+        ui::StationSession session;
+        QString error;
+        QVERIFY(session.open(profileIn(dir), {}, &error));
+        ui::MainWindow window(session);
+        window.show();
+        auto& station = *session.station();
+        sim::StreamConfig c;
+        c.name = "sim";
+        c.destination = "udp://127.0.0.1:" + std::to_string(station.localPort("health"));
+        c.mix.push_back({"HK_Status", 1});
+        c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 2000};
+        c.count = 123;
+        auto sim = sim::SimStream::create(c, station.database());
+        QVERIFY(sim);
+        (*sim)->start();
+        (*sim)->wait();
+        QTRY_COMPARE(station.snapshot().streams[0].counters.packetsReceived, std::uint64_t{123});
+        QVERIFY(station.waitIdle(5s));
+        window.showStatistics();
+        auto* dialog = window.statisticsDialog();
+        QVERIFY(dialog->isVisible());
+        dialog->refresh();
+        const auto engine = station.snapshot();
+        const auto& shown = dialog->shownSnapshot();
+        QCOMPARE(shown.streams.size(), engine.streams.size());
+        QCOMPARE(shown.streams[0].counters.packetsReceived, engine.streams[0].counters.packetsReceived);
+        QCOMPARE(shown.streams[0].counters.packetsProcessed, engine.streams[0].counters.packetsProcessed);
+        QCOMPARE(shown.streams[0].counters.bytesReceived, engine.streams[0].counters.bytesReceived);
     }
 };
 

@@ -32,7 +32,7 @@ const QString kDecimal = QStringLiteral("decimal");
 } // namespace
 
 ValueDisplay::ValueDisplay(pipeline::Station& station, QWidget* parent)
-    : QWidget(parent), m_model(new ValueTableModel(station, this))
+    : QWidget(parent), m_station(station), m_model(new ValueTableModel(station, this))
 {
     m_streamCombo = new QComboBox(this);
     m_streamCombo->setObjectName(QStringLiteral("streamCombo"));

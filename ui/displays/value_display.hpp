@@ -36,6 +36,7 @@ public:
     ~ValueDisplay() override;
 
     [[nodiscard]] ValueTableModel* model() const noexcept { return m_model; }
+    [[nodiscard]] pipeline::Station& station() const noexcept { return m_station; }
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
     [[nodiscard]] QCompleter* completer() const noexcept { return m_completer; }
 
@@ -65,6 +66,7 @@ private:
     void addFromEdit();
     void showMessage(const QString& text);
 
+    pipeline::Station& m_station;
     ValueTableModel* m_model = nullptr;
     QTableView* m_view = nullptr;
     QComboBox* m_streamCombo = nullptr;

@@ -79,6 +79,9 @@ public:
     void setStaleTimeout(double seconds);
     [[nodiscard]] double staleTimeout() const noexcept { return m_staleSeconds; }
 
+    // The qualified names a drag carries (kParameterMimeType, else text/plain), one per line.
+    [[nodiscard]] static std::vector<QString> namesIn(const QMimeData* data);
+
     // Every qualified name of the mission database, in definition order (for completion).
     [[nodiscard]] QStringList qualifiedNames() const;
 
@@ -115,7 +118,6 @@ private:
     [[nodiscard]] QString rowName(std::uint16_t streamId, std::uint32_t parameterId) const;
     [[nodiscard]] QVariant displayText(const Row& row, int column) const;
     [[nodiscard]] QVariant value(const Row& row, int column) const;
-    [[nodiscard]] static std::vector<QString> namesIn(const QMimeData* data);
 
     pipeline::Station& m_station;
     std::unique_ptr<api::ParameterReader> m_reader;

@@ -1,0 +1,551 @@
+// The packet table against a real station (UDP on loopback, port 0, the training mission database):
+// one row per packet type plus the unknown packets; the mode changed through the combo-box delegate,
+// record through the check box and the forward destinations through their dialog all reach the
+// station (profile and engine) and are announced; refused changes show the engine's reason and leave
+// the cell as it was; the live counts equal the snapshot's counters of the stream's packet types.
+#include "core/config/station_profile.hpp"
+#include "core/mdb/sqlite_store.hpp"
+#include "core/pipeline/station.hpp"
+#include "core/stats/status_line.hpp"
+#include "sim/core/sim_stream.hpp"
+#include "ui/dialogs/forward_editor_dialog.hpp"
+#include "ui/models/packet_settings_model.hpp"
+#include "ui/widgets/packet_table.hpp"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QHostAddress>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QUdpSocket>
+#include <QtTest>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <optional>
+
+using namespace telestation;
+using namespace std::chrono_literals;
+using config::ProcessingMode;
+using ui::ForwardEditorDialog;
+using ui::PacketSettingsModel;
+using ui::PacketTable;
+
+namespace {
+
+// Processing modes compared (and printed) by their profile names.
+QString name(telestation::config::ProcessingMode mode)
+{
+    return QString::fromLatin1(telestation::config::toString(mode).data());
+}
+
+mdb::MissionDatabase trainingDb()
+{
+    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
+    if (!db)
+        qFatal("training database: %s", db.error().toString().c_str());
+    return std::move(*db);
+}
+
+const config::StreamProfile& streamOf(const config::StationProfile& profile, const std::string& name)
+{
+    for (const auto& s : profile.streams)
+        if (s.name == name)
+            return s;
+    qFatal("no stream %s", name.c_str());
+}
+
+std::optional<config::PacketSettings> entry(const pipeline::Station& station, std::uint16_t apid,
+                                            std::optional<std::uint64_t> secondaryId = std::nullopt)
+{
+    const config::StationProfile profile = station.profile();
+    for (const auto& p : streamOf(profile, "tm").packets)
+        if (p.apid == apid && p.secondaryId == secondaryId)
+            return p;
+    return std::nullopt;
+}
+
+int row(const PacketSettingsModel& model, const char* packet)
+{
+    const int r = model.rowOfType(QString::fromLatin1(packet));
+    if (r < 0)
+        qFatal("no row for %s", packet);
+    return r;
+}
+
+ProcessingMode engineMode(const pipeline::Station& station, const char* packet)
+{
+    const auto type = station.types().typeByName(packet);
+    if (!type)
+        qFatal("no type %s", packet);
+    return station.mode(*station.streamId("tm"), *type);
+}
+
+template <typename T>
+T* child(QWidget* parent, const char* name)
+{
+    auto* w = parent->findChild<T*>(QString::fromLatin1(name));
+    if (!w)
+        qFatal("no child %s", name);
+    return w;
+}
+
+// A space packet of `apid` (primary header, no secondary header) with `dataBytes` of zeros.
+QByteArray rawPacket(std::uint16_t apid, std::uint16_t sequence, int dataBytes)
+{
+    QByteArray p(6 + dataBytes, '\0');
+    p[0] = static_cast<char>((apid >> 8) & 0x07);
+    p[1] = static_cast<char>(apid & 0xFF);
+    p[2] = static_cast<char>(0xC0 | ((sequence >> 8) & 0x3F));
+    p[3] = static_cast<char>(sequence & 0xFF);
+    const int length = dataBytes - 1;
+    p[4] = static_cast<char>((length >> 8) & 0xFF);
+    p[5] = static_cast<char>(length & 0xFF);
+    return p;
+}
+
+} // namespace
+
+class TestPacketTable : public QObject {
+    Q_OBJECT
+
+    mdb::MissionDatabase m_db;
+    QTemporaryDir m_dir;
+
+    // Stream "tm": HK_Status on demand and recorded, Packet5 processed entirely, the rest by default.
+    std::unique_ptr<pipeline::Station> makeStation()
+    {
+        config::StationProfile profile;
+        profile.recordingDirectory = m_dir.filePath(QStringLiteral("recordings")).toStdString();
+        config::StreamProfile tm;
+        tm.name = "tm";
+        tm.source = "udp://127.0.0.1:0";
+        tm.packets.push_back({100, std::nullopt, ProcessingMode::ProcessOnDemand, true, {}});
+        tm.packets.push_back({7, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}});
+        config::StreamProfile other;
+        other.name = "other";
+        other.source = "udp://127.0.0.1:0";
+        other.unknownMode = ProcessingMode::Discard;
+        profile.streams = {tm, other};
+        auto station = pipeline::Station::create(profile, m_db);
+        if (!station)
+            qFatal("station: %s", station.error().message.c_str());
+        if (auto started = (*station)->start(); !started)
+            qFatal("start: %s", started.error().message.c_str());
+        return std::move(*station);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_db = trainingDb();
+    }
+
+    // One row per packet type of the database (APID, secondary id, name) and the unknown packets last,
+    // with the stream's settings.
+    void rowsAndSettings()
+    {
+        auto station = makeStation();
+        PacketTable table;
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        const PacketSettingsModel& model = *table.model();
+        QCOMPARE(model.rowCount(), static_cast<int>(m_db.packets.size()) + 1);
+        for (std::size_t i = 0; i < m_db.packets.size(); ++i) {
+            const int r = static_cast<int>(i);
+            QCOMPARE(model.index(r, PacketSettingsModel::Name).data().toString(), QString::fromStdString(m_db.packets[i].name));
+            QVERIFY(model.index(r, PacketSettingsModel::Apid).data().toString().startsWith(QString::number(m_db.packets[i].apid)));
+        }
+        const int diag = row(model, "Diag_Thermal");
+        QCOMPARE(model.index(diag, PacketSettingsModel::Apid).data().toString(), QStringLiteral("600 (id 2)"));
+        QCOMPARE(model.index(row(model, "HK_Status"), PacketSettingsModel::Apid).data().toString(), QStringLiteral("100"));
+        const int unknown = model.unknownRow();
+        QCOMPARE(unknown, model.rowCount() - 1);
+        QVERIFY(model.isUnknownRow(unknown));
+        QCOMPARE(model.index(unknown, PacketSettingsModel::Mode).data().toString(), QStringLiteral("Pass Thru"));
+
+        const int hk = row(model, "HK_Status");
+        QCOMPARE(model.index(hk, PacketSettingsModel::Mode).data().toString(), QStringLiteral("Process On Demand"));
+        QCOMPARE(model.index(hk, PacketSettingsModel::Record).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+        QCOMPARE(model.index(row(model, "GNC_State"), PacketSettingsModel::Mode).data().toString(),
+                 QStringLiteral("Process Entire Packet"));
+        QCOMPARE(model.index(row(model, "GNC_State"), PacketSettingsModel::Record).data(Qt::CheckStateRole).toInt(),
+                 int(Qt::Unchecked));
+        QVERIFY(model.flags(model.index(hk, PacketSettingsModel::Mode)) & Qt::ItemIsEditable);
+        QVERIFY(model.flags(model.index(hk, PacketSettingsModel::Record)) & Qt::ItemIsUserCheckable);
+
+        // Another stream shows its own settings.
+        table.setStream(QStringLiteral("other"));
+        QCOMPARE(model.index(model.unknownRow(), PacketSettingsModel::Mode).data().toString(), QStringLiteral("Discard"));
+        QCOMPARE(model.index(row(model, "HK_Status"), PacketSettingsModel::Mode).data().toString(),
+                 QStringLiteral("Process Entire Packet"));
+        // No such stream, no station: no rows.
+        table.setStream(QStringLiteral("nope"));
+        QCOMPARE(model.rowCount(), 0);
+        table.setStream(QStringLiteral("tm"));
+        QCOMPARE(model.rowCount(), static_cast<int>(m_db.packets.size()) + 1);
+        table.setStation(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The mode through the delegate's combo box: the profile and the engine change, the change is announced.
+    void modeThroughDelegate_data()
+    {
+        QTest::addColumn<QString>("packet"); // "" = the unknown packets
+        QTest::addColumn<int>("choices");
+        QTest::addColumn<int>("mode");
+        QTest::newRow("Packet5 pass thru") << "Packet5" << 3 << int(ProcessingMode::PassThru);
+        QTest::newRow("HK_Status entire") << "HK_Status" << 3 << int(ProcessingMode::ProcessEntirePacket);
+        QTest::newRow("Diag_Thermal on demand") << "Diag_Thermal" << 3 << int(ProcessingMode::ProcessOnDemand);
+        QTest::newRow("unknown discard") << "" << 2 << int(ProcessingMode::Discard);
+    }
+
+    void modeThroughDelegate()
+    {
+        QFETCH(QString, packet);
+        QFETCH(int, choices);
+        QFETCH(int, mode);
+        auto station = makeStation();
+        PacketTable table;
+        table.resize(1000, 400);
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        QSignalSpy changed(&table, &PacketTable::settingsChanged);
+        const PacketSettingsModel& model = *table.model();
+        const int r = packet.isEmpty() ? model.unknownRow() : model.rowOfType(packet);
+        QVERIFY(r >= 0);
+        const QModelIndex index = model.index(r, PacketSettingsModel::Mode);
+
+        table.view()->setCurrentIndex(index);
+        table.view()->edit(index);
+        auto* combo = qobject_cast<QComboBox*>(table.view()->indexWidget(index));
+        QVERIFY(combo);
+        QCOMPARE(combo->count(), choices);
+        QCOMPARE(combo->currentData().toInt(), model.index(r, PacketSettingsModel::Mode).data(PacketSettingsModel::kModeRole).toInt());
+        const int item = combo->findData(mode);
+        QVERIFY(item >= 0);
+        combo->setCurrentIndex(item);
+        if (packet == QStringLiteral("Packet5"))
+            QVERIFY(table.grab().save(QStringLiteral("/tmp/h-streams-table-editor.png")));
+        QTest::keyClick(combo, Qt::Key_Enter);
+        QTRY_VERIFY(!table.view()->indexWidget(index));
+
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toString(), QStringLiteral("tm"));
+        QCOMPARE(index.data().toString(), PacketSettingsModel::modeText(static_cast<ProcessingMode>(mode)));
+        QCOMPARE(table.message(), QString());
+        const config::StationProfile profile = station->profile();
+        if (packet.isEmpty()) {
+            QCOMPARE(int(streamOf(profile, "tm").unknownMode), mode);
+            QCOMPARE(name(streamOf(profile, "other").unknownMode), name(ProcessingMode::Discard));
+            return;
+        }
+        const auto* def = m_db.findPacket(packet.toStdString());
+        const std::optional<std::uint64_t> secondaryId =
+            def->secondaryId ? std::optional<std::uint64_t>(def->secondaryId->value) : std::nullopt;
+        const auto setting = entry(*station, def->apid, secondaryId);
+        QVERIFY(setting);
+        QCOMPARE(int(setting->mode), mode);
+        QCOMPARE(int(engineMode(*station, packet.toLatin1().constData())), mode);
+        // Fields not edited are kept: HK_Status stays recorded.
+        if (packet == QStringLiteral("HK_Status"))
+            QVERIFY(setting->record);
+        // The other type of a shared APID is untouched.
+        if (packet == QStringLiteral("Diag_Thermal")) {
+            QCOMPARE(name(engineMode(*station, "Diag_Power")), name(ProcessingMode::ProcessEntirePacket));
+            QVERIFY(!entry(*station, 600, 1));
+        }
+        if (packet == QStringLiteral("Packet5"))
+            QVERIFY(table.grab().save(QStringLiteral("/tmp/h-streams-table-edited.png")));
+    }
+
+    // Picking an item in the open combo box (as a click in its popup does) applies it too.
+    void modeByActivation()
+    {
+        auto station = makeStation();
+        PacketTable table;
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        table.show();
+        const QModelIndex index = table.model()->index(row(*table.model(), "GNC_State"), PacketSettingsModel::Mode);
+        table.view()->setCurrentIndex(index);
+        QTest::keyClick(table.view(), Qt::Key_F2);
+        auto* combo = qobject_cast<QComboBox*>(table.view()->indexWidget(index));
+        QVERIFY(combo);
+        const int item = combo->findData(int(ProcessingMode::PassThru));
+        combo->setCurrentIndex(item);
+        Q_EMIT combo->activated(item);
+        QCOMPARE(name(engineMode(*station, "GNC_State")), name(ProcessingMode::PassThru));
+        QCOMPARE(name(entry(*station, 400)->mode), name(ProcessingMode::PassThru));
+    }
+
+    // Record through the check box; the mode and forward list of the type are kept.
+    void recordThroughCheckBox()
+    {
+        auto station = makeStation();
+        PacketTable table;
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        QSignalSpy changed(&table, &PacketTable::settingsChanged);
+        PacketSettingsModel& model = *table.model();
+
+        QVERIFY(model.setData(model.index(row(model, "GNC_State"), PacketSettingsModel::Record), Qt::Checked, Qt::CheckStateRole));
+        auto gnc = entry(*station, 400);
+        QVERIFY(gnc);
+        QVERIFY(gnc->record);
+        QCOMPARE(name(gnc->mode), name(ProcessingMode::ProcessEntirePacket));
+        QCOMPARE(model.index(row(model, "GNC_State"), PacketSettingsModel::Record).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+
+        QVERIFY(model.setData(model.index(row(model, "HK_Status"), PacketSettingsModel::Record), Qt::Unchecked, Qt::CheckStateRole));
+        const auto hk = entry(*station, 100);
+        QVERIFY(!hk->record);
+        QCOMPARE(name(hk->mode), name(ProcessingMode::ProcessOnDemand));
+
+        QVERIFY(model.setData(model.index(model.unknownRow(), PacketSettingsModel::Record), Qt::Checked, Qt::CheckStateRole));
+        QVERIFY(streamOf(station->profile(), "tm").recordUnknown);
+        QCOMPARE(changed.count(), 3);
+
+        // Setting what is already there changes nothing and announces nothing.
+        QVERIFY(model.setData(model.index(row(model, "GNC_State"), PacketSettingsModel::Record), Qt::Checked, Qt::CheckStateRole));
+        QCOMPARE(changed.count(), 3);
+        // The engine's snapshot agrees.
+        const auto snapshot = station->snapshot();
+        const auto& types = snapshot.streams.at(0).packetTypes;
+        const auto gncStats = std::find_if(types.begin(), types.end(), [](const auto& t) { return t.name == "GNC_State"; });
+        QVERIFY(gncStats != types.end());
+        QVERIFY(gncStats->record);
+    }
+
+    // Forward destinations through their dialog; invalid URLs cannot be added and say why.
+    void forwardThroughDialog()
+    {
+        auto station = makeStation();
+        PacketTable table;
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        table.show();
+        QSignalSpy changed(&table, &PacketTable::settingsChanged);
+        const int hk = row(*table.model(), "HK_Status");
+
+        QStringList refusals;
+        bool seen = false;
+        QTimer::singleShot(0, &table, [&] {
+            auto* dialog = qobject_cast<ForwardEditorDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            seen = true;
+            auto* edit = child<QLineEdit>(dialog, "urlEdit");
+            auto* add = child<QPushButton>(dialog, "addButton");
+            for (const char* bad : {"file:///tmp/rec", "udp://127.0.0.1:0", "udp://nohost", "smtp://x:1"}) {
+                edit->clear();
+                QTest::keyClicks(edit, QString::fromLatin1(bad));
+                refusals.push_back(add->isEnabled() ? QString() : dialog->errorText());
+                QTest::keyClick(edit, Qt::Key_Return); // neither adds nor accepts
+            }
+            edit->clear();
+            QTest::keyClicks(edit, QStringLiteral("udp://127.0.0.1:47999"));
+            QTest::mouseClick(add, Qt::LeftButton);
+            QTest::keyClicks(edit, QStringLiteral("tcp-listen://127.0.0.1:0"));
+            QTest::keyClick(edit, Qt::Key_Return); // adds what is typed
+            QTest::keyClicks(edit, QStringLiteral("udp://127.0.0.1:47999"));
+            refusals.push_back(add->isEnabled() ? QString() : dialog->errorText());
+            edit->clear();
+            QTest::mouseClick(child<QPushButton>(dialog, "okButton"), Qt::LeftButton);
+        });
+        QVERIFY(table.editForward(hk));
+        QVERIFY(seen);
+        QCOMPARE(refusals.size(), 5);
+        QVERIFY2(refusals[0].contains(QStringLiteral("file://")), qPrintable(refusals[0]));
+        QVERIFY2(refusals[1].contains(QStringLiteral("Port 0")), qPrintable(refusals[1]));
+        QVERIFY2(refusals[2].contains(QStringLiteral("missing port")), qPrintable(refusals[2]));
+        QVERIFY2(refusals[3].contains(QStringLiteral("unknown scheme")), qPrintable(refusals[3]));
+        QVERIFY2(refusals[4].contains(QStringLiteral("listed already")), qPrintable(refusals[4]));
+
+        const auto setting = entry(*station, 100);
+        QVERIFY(setting);
+        QCOMPARE(setting->forward, (std::vector<std::string>{"udp://127.0.0.1:47999", "tcp-listen://127.0.0.1:0"}));
+        QCOMPARE(name(setting->mode), name(ProcessingMode::ProcessOnDemand)); // kept
+        QVERIFY(setting->record);                                  // kept
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(table.model()->index(hk, PacketSettingsModel::Forward).data().toString(),
+                 QStringLiteral("udp://127.0.0.1:47999, tcp-listen://127.0.0.1:0"));
+        const auto snapshot = station->snapshot();
+        const auto& types = snapshot.streams.at(0).packetTypes;
+        const auto hkStats = std::find_if(types.begin(), types.end(), [](const auto& t) { return t.name == "HK_Status"; });
+        QVERIFY(hkStats != types.end());
+        QCOMPARE(hkStats->forwardDestinations, 2u);
+
+        // Removing one in the dialog (and a screenshot of it).
+        QTimer::singleShot(0, &table, [&] {
+            auto* dialog = qobject_cast<ForwardEditorDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            QVERIFY(dialog->grab().save(QStringLiteral("/tmp/h-streams-forward.png")));
+            dialog->list()->setCurrentRow(1);
+            QTest::mouseClick(child<QPushButton>(dialog, "removeButton"), Qt::LeftButton);
+            QTest::mouseClick(child<QPushButton>(dialog, "okButton"), Qt::LeftButton);
+        });
+        QVERIFY(table.editForward(hk));
+        QCOMPARE(entry(*station, 100)->forward, std::vector<std::string>{"udp://127.0.0.1:47999"});
+        QCOMPARE(changed.count(), 2);
+    }
+
+    // What the engine refuses shows its reason; the cell and the profile stay as they were.
+    void refusedChangeShowsReason_data()
+    {
+        QTest::addColumn<int>("column");
+        QTest::addColumn<QVariant>("value");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("file destination") << int(PacketSettingsModel::Forward) << QVariant(QStringList{"file:///tmp/rec"})
+                                          << "file:// cannot be a destination";
+        QTest::newRow("unparsable destination") << int(PacketSettingsModel::Forward)
+                                                << QVariant(QStringLiteral("udp://127.0.0.1:1, udp://nohost"))
+                                                << "missing port";
+        QTest::newRow("port 0 destination") << int(PacketSettingsModel::Forward) << QVariant(QStringList{"udp://127.0.0.1:0"})
+                                            << "port 0 is only for tcp-listen://";
+        QTest::newRow("discard a defined type") << int(PacketSettingsModel::Mode) << QVariant(int(ProcessingMode::Discard))
+                                                << "discard is only for unknown packets";
+    }
+
+    void refusedChangeShowsReason()
+    {
+        QFETCH(int, column);
+        QFETCH(QVariant, value);
+        QFETCH(QString, reason);
+        auto station = makeStation();
+        PacketTable table;
+        table.resize(1000, 400);
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        table.show();
+        QSignalSpy changed(&table, &PacketTable::settingsChanged);
+        QSignalSpy refused(table.model(), &PacketSettingsModel::settingRefused);
+        const config::StationProfile before = station->profile();
+        const QModelIndex index = table.model()->index(row(*table.model(), "HK_Status"), column);
+        const QString shown = index.data().toString();
+
+        QVERIFY(!table.model()->setData(index, value, Qt::EditRole));
+        QCOMPARE(refused.count(), 1);
+        QVERIFY2(table.message().contains(reason), qPrintable(table.message()));
+        QVERIFY(table.message().contains(QStringLiteral("HK_Status")));
+        QVERIFY(child<QLabel>(&table, "messageLabel")->isVisible());
+        QCOMPARE(changed.count(), 0);
+        QVERIFY(station->profile() == before);
+        QCOMPARE(index.data().toString(), shown);
+        QCOMPARE(name(engineMode(*station, "HK_Status")), name(ProcessingMode::ProcessOnDemand));
+        if (QTest::currentDataTag() == QByteArray("file destination"))
+            QVERIFY(table.grab().save(QStringLiteral("/tmp/h-streams-table-refused.png")));
+
+        // The next change that goes through clears the message.
+        QVERIFY(table.model()->setData(table.model()->index(row(*table.model(), "Packet5"), PacketSettingsModel::Mode),
+                                       int(ProcessingMode::PassThru), Qt::EditRole));
+        QCOMPARE(table.message(), QString());
+    }
+
+    // The live counts are the snapshot's counters for each type of the stream: received, processed,
+    // recorded, forwarded, dropped — the unknown packets included.
+    void liveCountsEqualSnapshot()
+    {
+        auto station = makeStation();
+        QUdpSocket forwardSink;
+        QVERIFY(forwardSink.bind(QHostAddress::LocalHost, 0));
+        const std::string destination = "udp://127.0.0.1:" + std::to_string(forwardSink.localPort());
+        QVERIFY(station->setPacketSettings("tm", {7, std::nullopt, ProcessingMode::PassThru, true, {destination}}));
+
+        PacketTable table;
+        table.resize(1100, 420);
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+
+        const std::uint16_t port = station->localPort("tm");
+        sim::StreamConfig c;
+        c.name = "sim";
+        c.destination = "udp://127.0.0.1:" + std::to_string(port);
+        c.mix = {{"Packet5", 1}, {"HK_Status", 2}, {"GNC_State", 1}};
+        c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 4000};
+        c.count = 400;
+        auto sim = sim::SimStream::create(c, m_db);
+        QVERIFY(sim);
+        (*sim)->start();
+        (*sim)->wait();
+        QUdpSocket raw;
+        for (std::uint16_t i = 0; i < 25; ++i)
+            QCOMPARE(raw.writeDatagram(rawPacket(77, i, 10), QHostAddress::LocalHost, port), qint64(16));
+
+        const auto received = [&] {
+            const auto s = station->snapshot();
+            return s.streams.at(0).counters.packetsReceived;
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(received(), std::uint64_t(425), 10000);
+        QVERIFY(station->waitIdle(10s));
+        // The timer shows it within a second.
+        const PacketSettingsModel& model = *table.model();
+        const int p5 = row(model, "Packet5");
+        QTRY_VERIFY_WITH_TIMEOUT(model.index(p5, PacketSettingsModel::Forwarded).data(PacketSettingsModel::kCountRole).toULongLong() > 0, 5000);
+        table.refresh();
+
+        const stats::StationSnapshot snapshot = station->snapshot();
+        const stats::StreamStats& tm = snapshot.streams.at(0);
+        QCOMPARE(tm.name, std::string("tm"));
+        std::uint64_t total = 0;
+        for (std::size_t i = 0; i < tm.packetTypes.size(); ++i) {
+            const stats::PacketTypeStats& type = tm.packetTypes[i];
+            const int r = i == 0 ? model.unknownRow() : model.rowOfType(QString::fromStdString(type.name));
+            QVERIFY2(r >= 0, type.name.c_str());
+            const auto count = [&](int column) {
+                return model.index(r, column).data(PacketSettingsModel::kCountRole).toULongLong();
+            };
+            QCOMPARE(count(PacketSettingsModel::Received), qulonglong(type.counters.packetsReceived));
+            QCOMPARE(count(PacketSettingsModel::Processed), qulonglong(type.counters.packetsProcessed));
+            QCOMPARE(count(PacketSettingsModel::Recorded), qulonglong(type.counters.packetsRecorded));
+            QCOMPARE(count(PacketSettingsModel::Forwarded), qulonglong(type.counters.packetsForwarded));
+            QCOMPARE(count(PacketSettingsModel::Dropped), qulonglong(stats::dropCount(type.counters)));
+            QCOMPARE(model.index(r, PacketSettingsModel::Received).data().toString(),
+                     QLocale().toString(qulonglong(type.counters.packetsReceived)));
+            total += type.counters.packetsReceived;
+        }
+        QCOMPARE(total, std::uint64_t(425));
+        // What was sent, where it was meant to go.
+        QCOMPARE(model.index(model.unknownRow(), PacketSettingsModel::Received).data(PacketSettingsModel::kCountRole).toULongLong(), 25ull);
+        QCOMPARE(model.index(p5, PacketSettingsModel::Received).data(PacketSettingsModel::kCountRole).toULongLong(), 100ull);
+        QCOMPARE(model.index(p5, PacketSettingsModel::Forwarded).data(PacketSettingsModel::kCountRole).toULongLong(), 100ull);
+        QCOMPARE(model.index(p5, PacketSettingsModel::Recorded).data(PacketSettingsModel::kCountRole).toULongLong(), 100ull);
+        const int hk = row(model, "HK_Status");
+        QCOMPARE(model.index(hk, PacketSettingsModel::Received).data(PacketSettingsModel::kCountRole).toULongLong(), 200ull);
+        QCOMPARE(model.index(hk, PacketSettingsModel::Recorded).data(PacketSettingsModel::kCountRole).toULongLong(), 200ull);
+        // A type nobody sent shows zeros.
+        QCOMPARE(model.index(row(model, "Event_Message"), PacketSettingsModel::Received).data(PacketSettingsModel::kCountRole).toULongLong(), 0ull);
+        QVERIFY(table.grab().save(QStringLiteral("/tmp/h-streams-table.png")));
+    }
+
+    // Counts are polled only while the table is visible.
+    void timerStopsWhenHidden()
+    {
+        auto station = makeStation();
+        PacketTable table;
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        QVERIFY(!table.isPolling());
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        QVERIFY(table.isPolling());
+        table.hide();
+        QVERIFY(!table.isPolling());
+    }
+};
+
+QTEST_MAIN(TestPacketTable)
+#include "tst_ui_packet_table.moc"

@@ -1,0 +1,739 @@
+// The streams panel and the stream dialog against a real station (UDP on loopback, port 0, the training
+// mission database, the simulator as the sender): the panel lists every stream of the profile with the
+// snapshot's state, rates and losses; Add… composes a profile from the dialog's pieces; invalid pieces
+// keep OK disabled with the reason shown; Edit… round-trips multicast, tcp-listen and file:// sources
+// (and keeps the packet settings); Remove asks first; Start/Stop emit the stream's name; the panel polls
+// only while visible.
+#include "core/config/station_profile.hpp"
+#include "core/mdb/sqlite_store.hpp"
+#include "core/pipeline/station.hpp"
+#include "core/stats/status_line.hpp"
+#include "sim/core/sim_stream.hpp"
+#include "ui/dialogs/stream_dialog.hpp"
+#include "ui/models/streams_model.hpp"
+#include "ui/widgets/streams_panel.hpp"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QToolBar>
+#include <QtTest>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <thread>
+
+using namespace telestation;
+using namespace std::chrono_literals;
+using ui::StreamDialog;
+using ui::StreamsModel;
+using ui::StreamsPanel;
+
+namespace {
+
+// Processing modes compared (and printed) by their profile names.
+QString name(telestation::config::ProcessingMode mode)
+{
+    return QString::fromLatin1(telestation::config::toString(mode).data());
+}
+
+mdb::MissionDatabase trainingDb()
+{
+    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
+    if (!db)
+        qFatal("training database: %s", db.error().toString().c_str());
+    return std::move(*db);
+}
+
+config::StreamProfile stream(const std::string& name, const std::string& source, bool enabled = true)
+{
+    config::StreamProfile s;
+    s.name = name;
+    s.source = source;
+    s.enabled = enabled;
+    return s;
+}
+
+QString cell(const StreamsModel& model, int row, int column, int role = Qt::DisplayRole)
+{
+    return model.index(row, column).data(role).toString();
+}
+
+QVariant value(const StreamsModel& model, int row, int column)
+{
+    return model.index(row, column).data(StreamsModel::kValueRole);
+}
+
+void click(QToolBar* bar, QAction* action)
+{
+    QWidget* button = bar->widgetForAction(action);
+    QVERIFY(button);
+    QTest::mouseClick(button, Qt::LeftButton);
+}
+
+// Types into a line edit or spin box as a user would: everything selected, then the keys.
+void typeInto(QWidget* widget, const QString& text)
+{
+    if (auto* edit = qobject_cast<QLineEdit*>(widget))
+        edit->selectAll();
+    else if (auto* spin = qobject_cast<QAbstractSpinBox*>(widget))
+        spin->selectAll();
+    if (text.isEmpty())
+        QTest::keyClick(widget, Qt::Key_Delete);
+    else
+        QTest::keyClicks(widget, text);
+}
+
+template <typename T>
+T* child(QWidget* parent, const char* name)
+{
+    auto* w = parent->findChild<T*>(QString::fromLatin1(name));
+    if (!w)
+        qFatal("no child %s", name);
+    return w;
+}
+
+bool okEnabled(StreamDialog& dialog)
+{
+    return child<QPushButton>(&dialog, "okButton")->isEnabled();
+}
+
+QString shownError(StreamDialog& dialog)
+{
+    auto* label = child<QLabel>(&dialog, "errorLabel");
+    return label->isHidden() ? QString() : label->text();
+}
+
+// Runs `drive` on the dialog the panel opens once it is shown, then closes it if `drive` did not;
+// returns whether `drive` saw one.
+bool withDialog(StreamsPanel& panel, const std::function<void()>& open, const std::function<void(StreamDialog&)>& drive)
+{
+    bool seen = false;
+    QTimer::singleShot(0, &panel, [&] {
+        auto* dialog = panel.findChild<StreamDialog*>();
+        if (!dialog)
+            return;
+        seen = true;
+        drive(*dialog);
+        if (dialog->isVisible())
+            dialog->reject();
+    });
+    open();
+    return seen;
+}
+
+} // namespace
+
+class TestStreamsPanel : public QObject {
+    Q_OBJECT
+
+    mdb::MissionDatabase m_db;
+    QTemporaryDir m_dir;
+
+    std::unique_ptr<pipeline::Station> makeStation(const std::vector<config::StreamProfile>& streams, bool start = true)
+    {
+        config::StationProfile profile;
+        profile.recordingDirectory = m_dir.filePath(QStringLiteral("recordings")).toStdString();
+        profile.streams = streams;
+        auto station = pipeline::Station::create(profile, m_db);
+        if (!station)
+            qFatal("station: %s", station.error().message.c_str());
+        if (start) {
+            if (auto started = (*station)->start(); !started)
+                qFatal("start: %s", started.error().message.c_str());
+        }
+        return std::move(*station);
+    }
+
+    // "tm" (UDP, receiving) and "spare" (tcp-listen, disabled).
+    std::unique_ptr<pipeline::Station> twoStreams()
+    {
+        return makeStation({stream("tm", "udp://127.0.0.1:0"), stream("spare", "tcp-listen://127.0.0.1:0", false)});
+    }
+
+    std::unique_ptr<sim::SimStream> sender(std::uint16_t port, double rate, double drop)
+    {
+        sim::StreamConfig c;
+        c.name = "sim";
+        c.destination = "udp://127.0.0.1:" + std::to_string(port);
+        c.mix = {{"Packet5", 1}, {"HK_Status", 1}};
+        c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, rate};
+        c.faults.drop = drop;
+        c.seed = 7;
+        auto s = sim::SimStream::create(c, m_db);
+        if (!s)
+            qFatal("sim: %s", s.error().toString().c_str());
+        return std::move(*s);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        m_db = trainingDb();
+    }
+
+    // Every stream of the profile is listed, enabled or not, with its source and the snapshot's state;
+    // once packets flow the rates and the losses (the simulator leaves sequence gaps) appear.
+    void listsStreamsWithLiveState()
+    {
+        auto station = twoStreams();
+        StreamsPanel panel;
+        panel.resize(1100, 260);
+        panel.setStation(station.get());
+        const StreamsModel& model = *panel.model();
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(cell(model, 0, StreamsModel::Name), QStringLiteral("tm"));
+        QCOMPARE(cell(model, 0, StreamsModel::Source), QStringLiteral("udp://127.0.0.1:0"));
+        QCOMPARE(cell(model, 1, StreamsModel::Name), QStringLiteral("spare"));
+        QCOMPARE(cell(model, 1, StreamsModel::Source), QStringLiteral("tcp-listen://127.0.0.1:0"));
+        // States as the engine words them; a disabled stream is grey, a live one is not.
+        const stats::StationSnapshot first = station->snapshot();
+        QCOMPARE(cell(model, 0, StreamsModel::State), QString::fromStdString(first.streams.at(0).state));
+        QVERIFY(!first.streams.at(0).state.empty());
+        QCOMPARE(cell(model, 1, StreamsModel::State), QStringLiteral("disabled"));
+        QCOMPARE(model.index(1, StreamsModel::State).data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0x80, 0x80, 0x80));
+        QVERIFY(!model.index(0, StreamsModel::State).data(Qt::ForegroundRole).isValid());
+        QCOMPARE(cell(model, 0, StreamsModel::Progress), QString());
+        QCOMPARE(value(model, 0, StreamsModel::Progress).toDouble(), -1.0);
+        // Selecting the first stream happened by itself.
+        QCOMPARE(panel.currentStream(), QStringLiteral("tm"));
+
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto sim = sender(station->localPort("tm"), 1000, 0.05);
+        sim->start();
+        // The rate is the simulator's (950 packets/s arrive), give or take the refresh interval and
+        // scheduling on a busy machine; the first interval may hold only part of a second of packets.
+        QTRY_VERIFY_WITH_TIMEOUT(value(model, 0, StreamsModel::PacketRate).toDouble() > 300, 8000);
+        const double rate = value(model, 0, StreamsModel::PacketRate).toDouble();
+        QVERIFY2(rate < 3000, qPrintable(QString::number(rate)));
+        QVERIFY(value(model, 0, StreamsModel::DataRate).toDouble() > 0);
+        QCOMPARE(cell(model, 0, StreamsModel::PacketRate), QString::fromStdString(stats::formatCompact(rate)));
+        QVERIFY(cell(model, 0, StreamsModel::State).startsWith(QStringLiteral("receiving")));
+        // 5 % of the packets are never sent: the loss column shows the sequence gaps.
+        QTRY_VERIFY_WITH_TIMEOUT(value(model, 0, StreamsModel::Loss).toULongLong() > 0, 8000);
+        sim->stop();
+        QVERIFY(station->waitIdle(5s));
+        panel.refresh();
+        const stats::StationSnapshot snapshot = station->snapshot();
+        const stats::StreamStats& tm = snapshot.streams.at(0);
+        QCOMPARE(value(model, 0, StreamsModel::Loss).toULongLong(),
+                 static_cast<qulonglong>(tm.counters.packetsLost + stats::dropCount(tm)));
+        QVERIFY(tm.counters.packetsLost > 0);
+        const QString tooltip = cell(model, 0, StreamsModel::Loss, Qt::ToolTipRole);
+        QVERIFY2(tooltip.contains(QStringLiteral("Lost in sequence gaps: %1").arg(QLocale().toString(
+                     static_cast<qulonglong>(tm.counters.packetsLost)))),
+                 qPrintable(tooltip));
+        QVERIFY(tooltip.contains(QStringLiteral("kernel")));
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/h-streams-panel.png")));
+    }
+
+    // A playback stream shows its progress (a bar over the snapshot's 0..1) while it plays and when done.
+    void playbackProgress()
+    {
+        QTemporaryDir recordings;
+        QVERIFY(recordings.isValid());
+        {
+            config::StationProfile profile;
+            profile.recordingDirectory = recordings.path().toStdString();
+            config::StreamProfile tm = stream("tm", "udp://127.0.0.1:0");
+            tm.packets.push_back({7, std::nullopt, config::ProcessingMode::PassThru, true, {}});
+            profile.streams = {tm};
+            auto recorder = pipeline::Station::create(profile, m_db);
+            QVERIFY(recorder);
+            QVERIFY((*recorder)->start());
+            auto sim = sender((*recorder)->localPort("tm"), 200, 0);
+            sim->start();
+            QTRY_VERIFY_WITH_TIMEOUT((*recorder)->snapshot().streams.at(0).counters.packetsRecorded >= 80, 10000);
+            sim->stop();
+            QVERIFY((*recorder)->waitIdle(5s));
+            (*recorder)->stop();
+        }
+        // About 0.4 s recorded, played at a fifth of real time: about 2 s.
+        auto station = makeStation(
+            {stream("replay", "file://" + recordings.path().toStdString() + "?speed=0.2&stream=tm")});
+        StreamsPanel panel;
+        panel.resize(1100, 200);
+        panel.setStation(station.get());
+        panel.show();
+        const StreamsModel& model = *panel.model();
+        const auto progress = [&] {
+            panel.refresh();
+            return value(model, 0, StreamsModel::Progress).toDouble();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(progress() > 0.05 && progress() < 0.95, 10000);
+        QVERIFY(cell(model, 0, StreamsModel::Progress).endsWith(QStringLiteral(" %")));
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/h-streams-panel-playback.png")));
+        QTRY_VERIFY_WITH_TIMEOUT(station->playbackFinished(), 15000);
+        panel.refresh();
+        const double finished = station->snapshot().streams.at(0).progress;
+        QCOMPARE(value(model, 0, StreamsModel::Progress).toDouble(), finished);
+        QCOMPARE(finished, 1.0);
+        QCOMPARE(cell(model, 0, StreamsModel::Progress), QStringLiteral("100 %"));
+    }
+
+    // Add… opens the dialog; the pieces typed in make the profile the signal carries.
+    void addComposesProfile_data()
+    {
+        QTest::addColumn<int>("transport");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("group");
+        QTest::addColumn<QString>("iface");
+        QTest::addColumn<QString>("port");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("udp") << int(StreamDialog::Udp) << "127.0.0.1" << "" << "" << "0" << "udp://127.0.0.1:0";
+        QTest::newRow("udp ipv6") << int(StreamDialog::Udp) << "::1" << "" << "" << "5000" << "udp://[::1]:5000";
+        QTest::newRow("multicast") << int(StreamDialog::UdpMulticast) << "" << "239.192.0.1" << "10.0.0.2" << "5000"
+                                   << "udp://239.192.0.1:5000?iface=10.0.0.2";
+        QTest::newRow("tcp client") << int(StreamDialog::TcpClient) << "ground.example.org" << "" << "" << "7000"
+                                    << "tcp://ground.example.org:7000";
+        QTest::newRow("tcp server") << int(StreamDialog::TcpServer) << "0.0.0.0" << "" << "" << "0"
+                                    << "tcp-listen://0.0.0.0:0";
+    }
+
+    void addComposesProfile()
+    {
+        QFETCH(int, transport);
+        QFETCH(QString, host);
+        QFETCH(QString, group);
+        QFETCH(QString, iface);
+        QFETCH(QString, port);
+        QFETCH(QString, expected);
+        auto station = twoStreams();
+        StreamsPanel panel;
+        panel.setStation(station.get());
+        panel.show();
+        QSignalSpy added(&panel, &StreamsPanel::addStreamRequested);
+        QString composed;
+        const bool seen = withDialog(
+            panel, [&] { click(panel.toolBar(), panel.addStreamAction()); },
+            [&](StreamDialog& dialog) {
+                typeInto(child<QLineEdit>(&dialog, "nameEdit"), QStringLiteral("down_link-2"));
+                child<QComboBox>(&dialog, "transportCombo")->setCurrentIndex(transport);
+                if (!host.isEmpty())
+                    typeInto(child<QLineEdit>(&dialog, "hostEdit"), host);
+                if (!group.isEmpty())
+                    typeInto(child<QLineEdit>(&dialog, "groupEdit"), group);
+                if (!iface.isEmpty())
+                    typeInto(child<QLineEdit>(&dialog, "interfaceEdit"), iface);
+                typeInto(child<QSpinBox>(&dialog, "portSpin"), port);
+                typeInto(child<QSpinBox>(&dialog, "transportHeaderSpin"), QStringLiteral("12"));
+                child<QComboBox>(&dialog, "unknownModeCombo")->setCurrentIndex(1);
+                QTest::mouseClick(child<QCheckBox>(&dialog, "recordUnknownCheck"), Qt::LeftButton);
+                composed = child<QLineEdit>(&dialog, "urlEdit")->text();
+                QTest::mouseClick(child<QPushButton>(&dialog, "okButton"), Qt::LeftButton);
+            });
+        QVERIFY(seen);
+        QCOMPARE(composed, expected);
+        QCOMPARE(added.count(), 1);
+        const auto profile = added.at(0).at(0).value<config::StreamProfile>();
+        QCOMPARE(profile.name, std::string("down_link-2"));
+        QCOMPARE(QString::fromStdString(profile.source), expected);
+        QCOMPARE(profile.transportHeaderBytes, 12u);
+        QCOMPARE(name(profile.unknownMode), name(config::ProcessingMode::Discard));
+        QVERIFY(profile.recordUnknown);
+        QVERIFY(profile.enabled);
+        QVERIFY(profile.packets.empty());
+        // What the panel asks for is a source the profile and the endpoint parser accept.
+        QVERIFY(io::parseEndpoint(profile.source));
+    }
+
+    // A playback stream: path, speed and the other options make a file:// URL.
+    void addPlayback()
+    {
+        StreamDialog dialog(stream("replay", ""), {}, nullptr);
+        dialog.show();
+        child<QComboBox>(&dialog, "transportCombo")->setCurrentIndex(StreamDialog::Playback);
+        QVERIFY(!okEnabled(dialog));
+        QVERIFY(shownError(dialog).contains(QStringLiteral("recording")));
+        typeInto(child<QLineEdit>(&dialog, "pathEdit"), QStringLiteral("/data/rec what?"));
+        typeInto(child<QDoubleSpinBox>(&dialog, "speedSpin"), QStringLiteral("2.5"));
+        typeInto(child<QLineEdit>(&dialog, "optionsEdit"), QStringLiteral("stream=tm&from=2026-11-22T12:00:00Z"));
+        QVERIFY2(okEnabled(dialog), qPrintable(shownError(dialog)));
+        const std::string source = dialog.profile().source;
+        QCOMPARE(QString::fromStdString(source),
+                 QStringLiteral("file:///data/rec what%3F?speed=2.5&stream=tm&from=2026-11-22T12:00:00Z"));
+        const auto endpoint = io::parseEndpoint(source);
+        QVERIFY(endpoint);
+        QCOMPARE(endpoint->path, std::string("/data/rec what?"));
+        // As fast as possible is the default: no speed option.
+        typeInto(child<QDoubleSpinBox>(&dialog, "speedSpin"), QStringLiteral("0"));
+        QCOMPARE(QString::fromStdString(dialog.profile().source),
+                 QStringLiteral("file:///data/rec what%3F?stream=tm&from=2026-11-22T12:00:00Z"));
+        QVERIFY(dialog.grab().save(QStringLiteral("/tmp/h-streams-dialog-playback.png")));
+    }
+
+    // Invalid pieces keep OK disabled and say why; fixing them enables it again.
+    void invalidInputKeepsOkDisabled_data()
+    {
+        QTest::addColumn<int>("transport");
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<QString>("port");
+        QTest::addColumn<QString>("options");
+        QTest::addColumn<QString>("reason");
+        // A valid entry of each kind is fixed afterwards to prove the reason was the only one.
+        QTest::newRow("name clash") << int(StreamDialog::Udp) << "tm" << "127.0.0.1" << "5000" << "" << "already called tm";
+        QTest::newRow("empty name") << int(StreamDialog::Udp) << "" << "127.0.0.1" << "5000" << "" << "name";
+        QTest::newRow("bad name") << int(StreamDialog::Udp) << "tm 2" << "127.0.0.1" << "5000" << "" << "'tm 2' is not";
+        QTest::newRow("bad host") << int(StreamDialog::Udp) << "new" << "bad host!" << "5000" << ""
+                                  << "'bad host!' is not an IP address or a host name";
+        QTest::newRow("bad ipv4") << int(StreamDialog::TcpServer) << "new" << "300.1.1.1" << "5000" << ""
+                                  << "'300.1.1.1' is not an IP address";
+        QTest::newRow("no host") << int(StreamDialog::TcpClient) << "new" << "" << "5000" << "" << "server";
+        QTest::newRow("tcp port 0") << int(StreamDialog::TcpClient) << "new" << "10.0.0.9" << "0" << "" << "port";
+        QTest::newRow("multicast as udp") << int(StreamDialog::Udp) << "new" << "239.1.2.3" << "5000" << ""
+                                          << "choose UDP multicast";
+        QTest::newRow("playback option") << int(StreamDialog::Playback) << "new" << "" << "" << "speedy=2"
+                                         << "unknown option 'speedy'";
+    }
+
+    void invalidInputKeepsOkDisabled()
+    {
+        QFETCH(int, transport);
+        QFETCH(QString, name);
+        QFETCH(QString, host);
+        QFETCH(QString, port);
+        QFETCH(QString, options);
+        QFETCH(QString, reason);
+        StreamDialog dialog(stream("new", ""), {QStringLiteral("tm"), QStringLiteral("spare")}, nullptr);
+        dialog.show();
+        child<QComboBox>(&dialog, "transportCombo")->setCurrentIndex(transport);
+        typeInto(child<QLineEdit>(&dialog, "nameEdit"), name);
+        if (transport == StreamDialog::Playback) {
+            typeInto(child<QLineEdit>(&dialog, "pathEdit"), QStringLiteral("/data/rec"));
+            typeInto(child<QLineEdit>(&dialog, "optionsEdit"), options);
+        } else {
+            typeInto(child<QLineEdit>(&dialog, "hostEdit"), host);
+            typeInto(child<QSpinBox>(&dialog, "portSpin"), port);
+        }
+        QVERIFY(!okEnabled(dialog));
+        QVERIFY2(shownError(dialog).contains(reason), qPrintable(shownError(dialog)));
+        QCOMPARE(dialog.validationError(), shownError(dialog));
+        // OK pressed anyway (Return) does not accept.
+        QTest::keyClick(&dialog, Qt::Key_Return);
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+
+        // Fixed: OK is enabled and the reason goes away.
+        typeInto(child<QLineEdit>(&dialog, "nameEdit"), QStringLiteral("fresh"));
+        if (transport == StreamDialog::Playback) {
+            typeInto(child<QLineEdit>(&dialog, "optionsEdit"), QStringLiteral("speed=2"));
+        } else {
+            typeInto(child<QLineEdit>(&dialog, "hostEdit"), QStringLiteral("127.0.0.1"));
+            typeInto(child<QSpinBox>(&dialog, "portSpin"), QStringLiteral("5000"));
+        }
+        QVERIFY2(okEnabled(dialog), qPrintable(shownError(dialog)));
+        QCOMPARE(shownError(dialog), QString());
+        if (QTest::currentDataTag() == QByteArray("tcp port 0"))
+            QVERIFY(dialog.grab().save(QStringLiteral("/tmp/h-streams-dialog-fixed.png")));
+    }
+
+    // A source that does not parse (a valid profile cannot hold one) is reported until it is entered anew.
+    void unparsableInitialSource()
+    {
+        StreamDialog dialog(stream("odd", "udp://127.0.0.1"), {}, nullptr);
+        dialog.show();
+        QVERIFY(!okEnabled(dialog));
+        QVERIFY2(shownError(dialog).contains(QStringLiteral("missing port")), qPrintable(shownError(dialog)));
+        typeInto(child<QLineEdit>(&dialog, "hostEdit"), QStringLiteral("127.0.0.1"));
+        typeInto(child<QSpinBox>(&dialog, "portSpin"), QStringLiteral("5000"));
+        QVERIFY2(okEnabled(dialog), qPrintable(shownError(dialog)));
+        QCOMPARE(dialog.profile().source, std::string("udp://127.0.0.1:5000"));
+    }
+
+    void invalidInputScreenshot()
+    {
+        StreamDialog dialog(stream("tm2", "tcp://10.0.0.9:7000"), {QStringLiteral("tm")}, nullptr);
+        dialog.show();
+        typeInto(child<QSpinBox>(&dialog, "portSpin"), QStringLiteral("0"));
+        QVERIFY(!okEnabled(dialog));
+        QVERIFY(dialog.grab().save(QStringLiteral("/tmp/h-streams-dialog-error.png")));
+    }
+
+    // Edit… fills the pieces from any source the profile can hold and gives the same profile back.
+    void editRoundTrips_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<int>("transport");
+        QTest::addColumn<QString>("field");   // the child that holds the main piece
+        QTest::addColumn<QString>("content"); // what it shows
+        QTest::newRow("multicast") << "udp://239.192.0.1:5000?iface=10.0.0.2" << int(StreamDialog::UdpMulticast)
+                                   << "groupEdit" << "239.192.0.1";
+        QTest::newRow("multicast v6") << "udp://[ff15::1]:5000?iface=[fe80::1%lo]" << int(StreamDialog::UdpMulticast)
+                                      << "interfaceEdit" << "fe80::1%lo";
+        QTest::newRow("tcp-listen") << "tcp-listen://0.0.0.0:6000" << int(StreamDialog::TcpServer) << "hostEdit"
+                                    << "0.0.0.0";
+        QTest::newRow("tcp v6") << "tcp://[::1]:7000" << int(StreamDialog::TcpClient) << "hostEdit" << "::1";
+        QTest::newRow("file speed") << "file:///data/rec?speed=2.5" << int(StreamDialog::Playback) << "pathEdit"
+                                    << "/data/rec";
+        QTest::newRow("file options") << "file://recordings/x?from=2026-11-22T12:00:00Z&speed=0.0001&stream=tm&stream=b"
+                                      << int(StreamDialog::Playback) << "optionsEdit"
+                                      << "from=2026-11-22T12:00:00Z&stream=tm&stream=b";
+        QTest::newRow("file escapes") << "file:///data/a%3Fb%25c?speed=1.50" << int(StreamDialog::Playback)
+                                      << "pathEdit" << "/data/a?b%c";
+        QTest::newRow("spelling kept") << "UDP://localhost:05000" << int(StreamDialog::Udp) << "hostEdit"
+                                       << "localhost";
+    }
+
+    void editRoundTrips()
+    {
+        QFETCH(QString, source);
+        QFETCH(int, transport);
+        QFETCH(QString, field);
+        QFETCH(QString, content);
+        config::StreamProfile initial = stream("x", source.toStdString(), false);
+        initial.transportHeaderBytes = 2000; // above the spin box's usual maximum: kept
+        initial.unknownMode = config::ProcessingMode::Discard;
+        initial.forwardUnknown = {"udp://127.0.0.1:47101"};
+        initial.packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessOnDemand, true, {}});
+        StreamDialog dialog(initial, {QStringLiteral("tm")}, nullptr);
+        dialog.show();
+        QVERIFY2(okEnabled(dialog), qPrintable(shownError(dialog)));
+        QCOMPARE(int(dialog.transport()), transport);
+        QCOMPARE(child<QLineEdit>(&dialog, field.toLatin1().constData())->text(), content);
+        QCOMPARE(child<QLineEdit>(&dialog, "urlEdit")->text(), source);
+        QVERIFY(dialog.profile() == initial);
+        if (QTest::currentDataTag() == QByteArray("multicast"))
+            QVERIFY(dialog.grab().save(QStringLiteral("/tmp/h-streams-dialog-multicast.png")));
+    }
+
+    // Through the panel: Edit… on a stream changes what was changed and keeps the rest.
+    void editThroughPanel()
+    {
+        config::StreamProfile multicast = stream("mc", "udp://239.192.0.1:5000?iface=127.0.0.1", false);
+        multicast.packets.push_back({7, std::nullopt, config::ProcessingMode::PassThru, true, {"udp://127.0.0.1:47101"}});
+        auto station = makeStation({stream("tm", "udp://127.0.0.1:0"), multicast,
+                                    stream("replay", "file:///nowhere/rec?speed=2", false)},
+                                   false);
+        StreamsPanel panel;
+        panel.setStation(station.get());
+        panel.show();
+        QSignalSpy edited(&panel, &StreamsPanel::editStreamRequested);
+
+        // Unchanged: OK emits nothing (there is nothing to rebuild).
+        panel.setCurrentStream(QStringLiteral("mc"));
+        QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.editStreamAction()); },
+                           [](StreamDialog& d) { QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton); }));
+        QCOMPARE(edited.count(), 0);
+
+        // Renamed and the port changed: the rest of the stream is kept.
+        QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.editStreamAction()); },
+                           [](StreamDialog& d) {
+                               typeInto(child<QLineEdit>(&d, "nameEdit"), QStringLiteral("tm"));
+                               QVERIFY(!okEnabled(d)); // another stream's name
+                               typeInto(child<QLineEdit>(&d, "nameEdit"), QStringLiteral("multicast"));
+                               typeInto(child<QSpinBox>(&d, "portSpin"), QStringLiteral("5001"));
+                               QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
+                           }));
+        QCOMPARE(edited.count(), 1);
+        QCOMPARE(edited.at(0).at(0).toString(), QStringLiteral("mc"));
+        auto expected = multicast;
+        expected.name = "multicast";
+        expected.source = "udp://239.192.0.1:5001?iface=127.0.0.1";
+        QVERIFY(edited.at(0).at(1).value<config::StreamProfile>() == expected);
+
+        // Playback speed changed by double-clicking the row (also Edit…).
+        panel.setCurrentStream(QStringLiteral("replay"));
+        const QModelIndex replay = panel.model()->index(panel.model()->rowOf(QStringLiteral("replay")), StreamsModel::Name);
+        const QRect rect = panel.view()->visualRect(replay);
+        QVERIFY(withDialog(panel,
+                           [&] {
+                               // What a double click delivers: press, release, then the double click.
+                               QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, rect.center());
+                               QTest::mouseDClick(panel.view()->viewport(), Qt::LeftButton, {}, rect.center());
+                           },
+                           [](StreamDialog& d) {
+                               QCOMPARE(child<QDoubleSpinBox>(&d, "speedSpin")->value(), 2.0);
+                               typeInto(child<QDoubleSpinBox>(&d, "speedSpin"), QStringLiteral("4"));
+                               QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
+                           }));
+        QCOMPARE(edited.count(), 2);
+        QCOMPARE(edited.at(1).at(0).toString(), QStringLiteral("replay"));
+        QCOMPARE(edited.at(1).at(1).value<config::StreamProfile>().source, std::string("file:///nowhere/rec?speed=4"));
+    }
+
+    // Remove asks first (No: nothing; Yes: the request); without confirmation it asks nothing.
+    void removeAfterConfirmation()
+    {
+        auto station = twoStreams();
+        StreamsPanel panel;
+        panel.setStation(station.get());
+        panel.show();
+        QSignalSpy removed(&panel, &StreamsPanel::removeStreamRequested);
+        panel.setCurrentStream(QStringLiteral("spare"));
+
+        const auto answer = [&](QMessageBox::StandardButton button) {
+            bool asked = false;
+            QTimer::singleShot(0, &panel, [&] {
+                auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                if (!box)
+                    return;
+                asked = box->text().contains(QStringLiteral("spare"));
+                QTest::mouseClick(box->button(button), Qt::LeftButton);
+            });
+            click(panel.toolBar(), panel.removeStreamAction());
+            return asked;
+        };
+        QVERIFY(answer(QMessageBox::No));
+        QCOMPARE(removed.count(), 0);
+        QVERIFY(answer(QMessageBox::Yes));
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(removed.at(0).at(0).toString(), QStringLiteral("spare"));
+
+        panel.setConfirmRemoval(false);
+        panel.setCurrentStream(QStringLiteral("tm"));
+        click(panel.toolBar(), panel.removeStreamAction());
+        QCOMPARE(removed.count(), 2);
+        QCOMPARE(removed.at(1).at(0).toString(), QStringLiteral("tm"));
+    }
+
+    // Start / Stop follow the stream's state and emit its name; wired to the station (as the session
+    // does), the state changes.
+    void startStopEmitName()
+    {
+        auto station = twoStreams();
+        StreamsPanel panel;
+        panel.setStation(station.get());
+        panel.show();
+        QSignalSpy started(&panel, &StreamsPanel::startStreamRequested);
+        QSignalSpy stopped(&panel, &StreamsPanel::stopStreamRequested);
+        connect(&panel, &StreamsPanel::startStreamRequested, this,
+                [&](const QString& name) { QVERIFY(station->startStream(name.toStdString())); });
+        connect(&panel, &StreamsPanel::stopStreamRequested, this,
+                [&](const QString& name) { QVERIFY(station->stopStream(name.toStdString())); });
+
+        panel.setCurrentStream(QStringLiteral("spare"));
+        QVERIFY(panel.startStreamAction()->isEnabled());
+        QVERIFY(!panel.stopStreamAction()->isEnabled());
+        click(panel.toolBar(), panel.startStreamAction());
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(started.at(0).at(0).toString(), QStringLiteral("spare"));
+        QVERIFY(station->streamRunning("spare"));
+        const int row = panel.model()->rowOf(QStringLiteral("spare"));
+        QVERIFY(cell(*panel.model(), row, StreamsModel::State).startsWith(QStringLiteral("listening")));
+        QVERIFY(!panel.startStreamAction()->isEnabled());
+        QVERIFY(panel.stopStreamAction()->isEnabled());
+
+        click(panel.toolBar(), panel.stopStreamAction());
+        QCOMPARE(stopped.count(), 1);
+        QCOMPARE(stopped.at(0).at(0).toString(), QStringLiteral("spare"));
+        QVERIFY(!station->streamRunning("spare"));
+        QCOMPARE(cell(*panel.model(), row, StreamsModel::State), QStringLiteral("stopped"));
+        QVERIFY(panel.startStreamAction()->isEnabled());
+        QVERIFY(!panel.stopStreamAction()->isEnabled());
+    }
+
+    // A stream whose source fails to open shows "error: why" in red; Start and Stop are both offered.
+    void errorStateIsRed()
+    {
+        auto first = makeStation({stream("a", "tcp-listen://127.0.0.1:0")});
+        const std::uint16_t taken = first->localPort("a");
+        QVERIFY(taken != 0);
+        auto station = makeStation({stream("b", "tcp-listen://127.0.0.1:" + std::to_string(taken), false)});
+        StreamsPanel panel;
+        panel.setStation(station.get());
+        QVERIFY(!station->startStream("b"));
+        panel.refresh();
+        QVERIFY(cell(*panel.model(), 0, StreamsModel::State).startsWith(QStringLiteral("error: ")));
+        QCOMPARE(panel.model()->index(0, StreamsModel::State).data(Qt::ForegroundRole).value<QBrush>().color(),
+                 QColor(0xc0, 0x39, 0x2b));
+        QVERIFY(panel.startStreamAction()->isEnabled());
+        QVERIFY(panel.stopStreamAction()->isEnabled());
+    }
+
+    // The current stream is announced; a new station (even after none) selects it again by name; no
+    // station, no rows; an added or renamed stream is selected once the new station has it.
+    void currentStreamFollowsSelection()
+    {
+        auto station = twoStreams();
+        StreamsPanel panel;
+        QSignalSpy current(&panel, &StreamsPanel::currentStreamChanged);
+        panel.setStation(station.get());
+        QCOMPARE(current.count(), 1);
+        QCOMPARE(current.at(0).at(0).toString(), QStringLiteral("tm"));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QRect rect = panel.view()->visualRect(panel.model()->index(1, StreamsModel::Source));
+        QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, rect.center());
+        QCOMPARE(current.count(), 2);
+        QCOMPARE(current.at(1).at(0).toString(), QStringLiteral("spare"));
+
+        // Rebuilt: no station for a while, then a new one with the same streams.
+        panel.setStation(nullptr);
+        QCOMPARE(panel.model()->rowCount(), 0);
+        QVERIFY(!panel.editStreamAction()->isEnabled());
+        QCOMPARE(panel.currentStream(), QString());
+        QCOMPARE(current.count(), 3);
+        station = twoStreams();
+        panel.setStation(station.get());
+        QCOMPARE(panel.model()->rowCount(), 2);
+        QCOMPARE(panel.currentStream(), QStringLiteral("spare"));
+        QCOMPARE(current.count(), 4);
+        // Directly to another station (no nullptr in between) that has it too: nothing to announce.
+        auto again = twoStreams();
+        panel.setStation(again.get());
+        station = std::move(again);
+        QCOMPARE(panel.currentStream(), QStringLiteral("spare"));
+        QCOMPARE(current.count(), 4);
+        // A station without it: the first stream.
+        station = makeStation({stream("other", "udp://127.0.0.1:0"), stream("tm", "udp://127.0.0.1:0")});
+        panel.setStation(station.get());
+        QCOMPARE(panel.currentStream(), QStringLiteral("other"));
+
+        // Added (the session rebuilds the station with it): the new stream becomes current.
+        connect(&panel, &StreamsPanel::addStreamRequested, this, [&](const config::StreamProfile& added) {
+            auto streams = station->profile().streams;
+            streams.push_back(added);
+            panel.setStation(nullptr);
+            station = makeStation(streams);
+            panel.setStation(station.get());
+        });
+        QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.addStreamAction()); },
+                           [](StreamDialog& d) {
+                               QCOMPARE(child<QLineEdit>(&d, "nameEdit")->text(), QStringLiteral("stream3"));
+                               typeInto(child<QLineEdit>(&d, "hostEdit"), QStringLiteral("127.0.0.1"));
+                               QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
+                           }));
+        QCOMPARE(panel.model()->rowCount(), 3);
+        QCOMPARE(panel.currentStream(), QStringLiteral("stream3"));
+    }
+
+    // The panel polls once a second while visible and not at all while hidden.
+    void timerStopsWhenHidden()
+    {
+        auto station = twoStreams();
+        StreamsPanel panel;
+        panel.setStation(station.get());
+        QVERIFY(!panel.isPolling());
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.isPolling());
+        const auto before = panel.model()->refreshCount();
+        QTRY_VERIFY_WITH_TIMEOUT(panel.model()->refreshCount() >= before + 2, 5000);
+        panel.hide();
+        QVERIFY(!panel.isPolling());
+        const auto hidden = panel.model()->refreshCount();
+        QTest::qWait(1500);
+        QCOMPARE(panel.model()->refreshCount(), hidden);
+    }
+};
+
+QTEST_MAIN(TestStreamsPanel)
+#include "tst_ui_streams_panel.moc"

@@ -1,0 +1,69 @@
+// Displays as the main window hosts them: each in a dock (so that it can be tabbed, split, floated onto
+// another screen, and its place kept by QMainWindow::saveState), described by a JSON spec so that it can
+// be saved in a display file or the settings, and rebuilt when the station is rebuilt.
+//
+// Specs (the "type" key decides):
+//   {"type":"values","title":T,"rawHex":true,"rows":[{"stream":S,"parameter":"PACKET.PARAM"}]}
+//   {"type":"plot","title":T,"window":SECONDS,"plots":[{"title":T,"curves":[{"stream","parameter","color","axis"}]}]}
+//   {"type":"packet","title":T,"stream":S,"packet":P}
+// A display file: {"format":"telestation-displays","version":1,"displays":[spec, ...]}.
+#pragma once
+
+#include <QDockWidget>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+class QLabel;
+
+namespace telestation::pipeline {
+class Station;
+}
+
+namespace telestation::ui {
+
+// Builds the display a spec describes; nullptr (and why in `error`) for an unknown type. Parts that no
+// longer resolve (a parameter renamed in the mission database) are skipped and listed in `problems`.
+[[nodiscard]] QWidget* createDisplay(pipeline::Station& station, const QJsonObject& spec, QWidget* parent,
+                                     QStringList* problems, QString* error);
+// The spec of a display createDisplay() made (with its current contents); empty for anything else.
+[[nodiscard]] QJsonObject displaySpec(const QWidget* display);
+
+inline constexpr const char* kDisplayFileFormat = "telestation-displays";
+[[nodiscard]] bool saveDisplayFile(const QString& path, const QList<QJsonObject>& specs, QString* error);
+// Every problem named (not JSON, wrong format, a display without a known type).
+[[nodiscard]] std::optional<QList<QJsonObject>> loadDisplayFile(const QString& path, QString* error);
+
+class DisplayDock : public QDockWidget {
+    Q_OBJECT
+
+public:
+    // Builds the display from `spec` on `station` (nullptr: a placeholder until attach()).
+    DisplayDock(const QJsonObject& spec, pipeline::Station* station, QWidget* parent = nullptr);
+
+    [[nodiscard]] QJsonObject spec() const;
+    [[nodiscard]] QString title() const;
+    [[nodiscard]] QWidget* display() const noexcept { return m_display; }
+    // The station goes away: keep the spec, drop the display (and with it every subscription).
+    void detach();
+    // Rebuild the display on a (new) station.
+    void attach(pipeline::Station* station);
+    [[nodiscard]] QStringList problems() const { return m_problems; }
+
+Q_SIGNALS:
+    void closed(telestation::ui::DisplayDock* dock);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    QJsonObject m_spec;
+    QWidget* m_display = nullptr;
+    QLabel* m_placeholder = nullptr;
+    QStringList m_problems;
+};
+
+} // namespace telestation::ui

@@ -1,0 +1,396 @@
+#include "ui/session/station_session.hpp"
+
+#include "core/common/paths.hpp"
+#include "core/mdb/sqlite_store.hpp"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace telestation::ui {
+
+namespace {
+
+QString text(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+std::int64_t nowNs()
+{
+    return QDateTime::currentMSecsSinceEpoch() * 1'000'000;
+}
+
+// The mission database a profile names, resolved like loadProfileFile does for relative paths.
+QString databasePathFor(const config::StationProfile& profile, const QString& profilePath)
+{
+    if (profile.mdb.empty())
+        return text(trainingDatabasePath().string());
+    const QString mdb = text(profile.mdb);
+    if (QFileInfo(mdb).isAbsolute() || profilePath.isEmpty())
+        return mdb;
+    return QFileInfo(profilePath).absoluteDir().filePath(mdb);
+}
+
+} // namespace
+
+StationSession::StationSession(QObject* parent, pipeline::StationOptions options)
+    : QObject(parent), m_options(options)
+{
+}
+
+StationSession::~StationSession()
+{
+    if (m_station)
+        m_station->stop();
+}
+
+const mdb::MissionDatabase* StationSession::database() const noexcept
+{
+    if (m_station)
+        return &m_station->database();
+    return m_database ? &*m_database : nullptr;
+}
+
+config::StationProfile StationSession::profile() const
+{
+    return m_station ? m_station->profile() : m_profile;
+}
+
+QStringList StationSession::streamNames() const
+{
+    QStringList names;
+    for (const auto& s : profile().streams)
+        names << text(s.name);
+    return names;
+}
+
+bool StationSession::openFile(const QString& path, QString* error)
+{
+    const auto load = config::loadProfileFile(path.toStdString());
+    if (!load.ok()) {
+        QStringList lines;
+        for (const auto& d : load.diagnostics)
+            lines << text(d.toString());
+        if (error)
+            *error = tr("The profile %1 cannot be used:\n%2").arg(path, lines.join(QLatin1Char('\n')));
+        return false;
+    }
+    return open(load.profile, QFileInfo(path).absoluteFilePath(), error);
+}
+
+bool StationSession::openNew(QString* error)
+{
+    return open(config::StationProfile{}, QString(), error);
+}
+
+bool StationSession::open(const config::StationProfile& profile, const QString& path, QString* error)
+{
+    const QString mdbPath = databasePathFor(profile, path);
+    auto db = mdb::loadDatabase(mdbPath.toStdString());
+    if (!db) {
+        if (error)
+            *error = tr("The mission database %1 cannot be loaded: %2").arg(mdbPath, text(db.error().toString()));
+        return false;
+    }
+    QStringList streamProblems;
+    QString launchError;
+    // Built before the old station stops, so that a profile that does not fit leaves everything as it was
+    // (ports the old station holds are opened only after it stopped: launch() opens no source).
+    auto created = pipeline::Station::create(profile, *db, m_options);
+    if (!created) {
+        if (error)
+            *error = tr("The profile does not fit the mission database %1:\n%2").arg(mdbPath, text(created.error().message));
+        return false;
+    }
+    created->reset();
+    Q_EMIT stationAboutToChange();
+    if (m_station) {
+        m_station->stop();
+        collectStationEvents();
+        m_station.reset();
+    }
+    m_database = std::move(*db);
+    m_databasePath = mdbPath;
+    m_profile = profile;
+    m_path = path;
+    auto station = launch(profile, *m_database, &launchError, &streamProblems);
+    replaceStation(std::move(station));
+    note(pipeline::EventSeverity::Info, {},
+         tr("profile %1 opened (mission database %2)").arg(path.isEmpty() ? tr("(new)") : path, mdbPath));
+    for (const auto& p : streamProblems)
+        note(pipeline::EventSeverity::Error, {}, p);
+    setDirty(false);
+    Q_EMIT profileChanged();
+    if (!launchError.isEmpty()) {
+        if (error)
+            *error = launchError;
+        Q_EMIT problem(launchError);
+        return false;
+    }
+    if (!streamProblems.isEmpty())
+        Q_EMIT problem(streamProblems.join(QLatin1Char('\n')));
+    return true;
+}
+
+std::unique_ptr<pipeline::Station> StationSession::launch(const config::StationProfile& profile,
+                                                          const mdb::MissionDatabase& db, QString* error,
+                                                          QStringList* streamProblems)
+{
+    // Every stream starts on its own (see the header): the station starts with none, then each enabled
+    // one is started, and a failure stays with its stream.
+    config::StationProfile idle = profile;
+    for (auto& s : idle.streams)
+        s.enabled = false;
+    auto created = pipeline::Station::create(idle, db, m_options);
+    if (!created) {
+        *error = text(created.error().message);
+        return nullptr;
+    }
+    auto station = std::move(*created);
+    if (auto started = station->start(); !started) {
+        *error = text(started.error().message);
+        return nullptr;
+    }
+    for (const auto& s : profile.streams) {
+        if (!s.enabled)
+            continue;
+        if (auto started = station->startStream(s.name); !started)
+            streamProblems->append(text(started.error().message));
+    }
+    return station;
+}
+
+void StationSession::replaceStation(std::unique_ptr<pipeline::Station> next)
+{
+    m_station = std::move(next);
+    m_stationSeen = 0;
+    Q_EMIT stationChanged(m_station.get());
+}
+
+void StationSession::close()
+{
+    if (!m_station)
+        return;
+    m_profile = m_station->profile();
+    Q_EMIT stationAboutToChange();
+    m_station->stop();
+    collectStationEvents();
+    replaceStation(nullptr);
+}
+
+bool StationSession::save(QString* error)
+{
+    if (m_path.isEmpty()) {
+        if (error)
+            *error = tr("The profile has no file yet: use Save As.");
+        return false;
+    }
+    return saveAs(m_path, error);
+}
+
+bool StationSession::saveAs(const QString& path, QString* error)
+{
+    const config::StationProfile current = profile();
+    if (auto saved = config::saveProfileFile(current, path.toStdString()); !saved) {
+        const QString why = tr("The profile cannot be saved to %1: %2").arg(path, text(saved.error().message));
+        if (error)
+            *error = why;
+        note(pipeline::EventSeverity::Error, {}, why);
+        return false;
+    }
+    const bool renamed = QFileInfo(path).absoluteFilePath() != m_path;
+    m_path = QFileInfo(path).absoluteFilePath();
+    note(pipeline::EventSeverity::Info, {}, tr("profile saved to %1").arg(m_path));
+    setDirty(false);
+    if (renamed)
+        Q_EMIT profileChanged();
+    return true;
+}
+
+bool StationSession::addStream(const config::StreamProfile& stream, QString* error)
+{
+    config::StationProfile next = profile();
+    for (const auto& s : next.streams) {
+        if (s.name == stream.name) {
+            if (error)
+                *error = tr("There is already a stream named %1.").arg(text(stream.name));
+            return false;
+        }
+    }
+    next.streams.push_back(stream);
+    return rebuild(std::move(next), tr("stream %1 added").arg(text(stream.name)), error);
+}
+
+bool StationSession::replaceStream(const QString& name, const config::StreamProfile& stream, QString* error)
+{
+    config::StationProfile next = profile();
+    auto it = std::find_if(next.streams.begin(), next.streams.end(),
+                           [&](const config::StreamProfile& s) { return text(s.name) == name; });
+    if (it == next.streams.end()) {
+        if (error)
+            *error = tr("There is no stream named %1.").arg(name);
+        return false;
+    }
+    for (const auto& s : next.streams) {
+        if (&s != &*it && s.name == stream.name) {
+            if (error)
+                *error = tr("There is already a stream named %1.").arg(text(stream.name));
+            return false;
+        }
+    }
+    *it = stream;
+    return rebuild(std::move(next), tr("stream %1 changed").arg(name), error);
+}
+
+bool StationSession::removeStream(const QString& name, QString* error)
+{
+    config::StationProfile next = profile();
+    const auto before = next.streams.size();
+    std::erase_if(next.streams, [&](const config::StreamProfile& s) { return text(s.name) == name; });
+    if (next.streams.size() == before) {
+        if (error)
+            *error = tr("There is no stream named %1.").arg(name);
+        return false;
+    }
+    return rebuild(std::move(next), tr("stream %1 removed").arg(name), error);
+}
+
+bool StationSession::rebuild(config::StationProfile next, const QString& what, QString* error)
+{
+    if (!m_database) {
+        if (error)
+            *error = tr("No profile is open.");
+        return false;
+    }
+    // Checked first: a profile the engine refuses leaves the running station alone.
+    if (auto check = pipeline::Station::create(next, *m_database, m_options); !check) {
+        if (error)
+            *error = text(check.error().message);
+        return false;
+    }
+    const config::StationProfile previous = profile();
+    const auto begin = std::chrono::steady_clock::now();
+    Q_EMIT stationAboutToChange();
+    if (m_station) {
+        m_station->stop();
+        collectStationEvents();
+        m_station.reset();
+    }
+    QString launchError;
+    QStringList streamProblems;
+    auto station = launch(next, *m_database, &launchError, &streamProblems);
+    if (!station) {
+        // Back to what ran before.
+        QString ignored;
+        QStringList ignoredStreams;
+        station = launch(previous, *m_database, &ignored, &ignoredStreams);
+        m_profile = previous;
+        replaceStation(std::move(station));
+        if (error)
+            *error = launchError;
+        note(pipeline::EventSeverity::Error, {}, tr("%1 failed: %2").arg(what, launchError));
+        return false;
+    }
+    m_lastRebuildPauseMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+    m_profile = next;
+    replaceStation(std::move(station));
+    note(pipeline::EventSeverity::Info, {},
+         tr("%1: station restarted, reception paused for %2 ms").arg(what).arg(m_lastRebuildPauseMs, 0, 'f', 0));
+    for (const auto& p : streamProblems)
+        note(pipeline::EventSeverity::Error, {}, p);
+    if (!streamProblems.isEmpty())
+        Q_EMIT problem(streamProblems.join(QLatin1Char('\n')));
+    setDirty(true);
+    Q_EMIT profileChanged();
+    return true;
+}
+
+bool StationSession::startStream(const QString& name, QString* error)
+{
+    if (!m_station)
+        return false;
+    const auto started = m_station->startStream(name.toStdString());
+    setDirty(true); // `enabled` changed even when the source failed to open
+    if (!started) {
+        if (error)
+            *error = text(started.error().message);
+        return false;
+    }
+    return true;
+}
+
+bool StationSession::stopStream(const QString& name, QString* error)
+{
+    if (!m_station)
+        return false;
+    const auto stopped = m_station->stopStream(name.toStdString());
+    if (!stopped) {
+        if (error)
+            *error = text(stopped.error().message);
+        return false;
+    }
+    setDirty(true);
+    return true;
+}
+
+void StationSession::markDirty()
+{
+    setDirty(true);
+}
+
+void StationSession::setDirty(bool dirty)
+{
+    if (m_dirty == dirty)
+        return;
+    m_dirty = dirty;
+    Q_EMIT dirtyChanged(dirty);
+}
+
+void StationSession::note(pipeline::EventSeverity severity, const QString& stream, const QString& message)
+{
+    collectStationEvents(); // keep the order: what the station said before this note comes first
+    pipeline::StationEvent e;
+    e.number = m_nextEvent++;
+    e.timeNs = nowNs();
+    e.severity = severity;
+    e.stream = stream.toStdString();
+    e.text = message.toStdString();
+    if (severity == pipeline::EventSeverity::Error)
+        spdlog::error("{}", e.text);
+    else
+        spdlog::info("{}", e.text);
+    m_events.push_back(std::move(e));
+    while (m_events.size() > kEventCapacity)
+        m_events.pop_front();
+}
+
+void StationSession::collectStationEvents()
+{
+    if (!m_station)
+        return;
+    for (auto& e : m_station->events(m_stationSeen)) {
+        m_stationSeen = e.number;
+        e.number = m_nextEvent++;
+        m_events.push_back(std::move(e));
+    }
+    while (m_events.size() > kEventCapacity)
+        m_events.pop_front();
+}
+
+std::vector<pipeline::StationEvent> StationSession::events(std::uint64_t after)
+{
+    collectStationEvents();
+    std::vector<pipeline::StationEvent> out;
+    auto it = std::upper_bound(m_events.begin(), m_events.end(), after,
+                               [](std::uint64_t n, const pipeline::StationEvent& e) { return n < e.number; });
+    out.assign(it, m_events.end());
+    return out;
+}
+
+} // namespace telestation::ui

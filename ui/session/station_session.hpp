@@ -1,0 +1,114 @@
+// The workstation's session: the station profile being edited (its file, whether it has unsaved
+// changes), the mission database it names and the running pipeline::Station built from them.
+//
+// Live changes (a packet type's mode, record flag or forward list; starting or stopping one stream) go
+// straight to the running station. Structural changes (adding, editing or removing a stream) need a new
+// Station: the session stops the old one (every packet it had received still passes its queues), builds
+// and starts the new one and says in the event log how long reception paused. Views hold no Station
+// pointer across stationAboutToChange / stationChanged.
+//
+// Opening a station starts every enabled stream on its own, so a stream whose source cannot open (a
+// port in use, a missing recording) shows "error: why" while the others run.
+//
+// The event log: events() merges the session's own notes with every station's events, numbered on
+// without restarting at a rebuild, so an event view keeps its place.
+#pragma once
+
+#include "core/config/station_profile.hpp"
+#include "core/mdb/model.hpp"
+#include "core/pipeline/station.hpp"
+
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace telestation::ui {
+
+class StationSession : public QObject {
+    Q_OBJECT
+
+public:
+    static constexpr std::size_t kEventCapacity = 5000;
+
+    explicit StationSession(QObject* parent = nullptr, pipeline::StationOptions options = {});
+    ~StationSession() override; // stops the station
+
+    // Replaces the session: loads the mission database the profile names (relative to the profile's
+    // directory; none = the training database), builds and starts the station. `path` "" = not yet
+    // saved. On error nothing changes and `error` says why (every profile diagnostic, a database that
+    // does not load, a profile that does not fit the database).
+    bool open(const config::StationProfile& profile, const QString& path, QString* error = nullptr);
+    bool openFile(const QString& path, QString* error = nullptr);
+    // An empty profile on the training database.
+    bool openNew(QString* error = nullptr);
+    // Stops and forgets the station (the profile stays, e.g. for a last save).
+    void close();
+
+    bool save(QString* error = nullptr); // to profilePath(); an error when there is none
+    bool saveAs(const QString& path, QString* error = nullptr);
+
+    [[nodiscard]] QString profilePath() const { return m_path; }
+    [[nodiscard]] bool isDirty() const noexcept { return m_dirty; }
+    // The profile as it is now: the station's (with every live change) when one runs.
+    [[nodiscard]] config::StationProfile profile() const;
+    [[nodiscard]] pipeline::Station* station() const noexcept { return m_station.get(); }
+    [[nodiscard]] const mdb::MissionDatabase* database() const noexcept;
+    [[nodiscard]] QString databasePath() const { return m_databasePath; }
+    [[nodiscard]] QStringList streamNames() const;
+
+    // Structural changes: rebuild the station. On error the previous station is back and running.
+    bool addStream(const config::StreamProfile& stream, QString* error = nullptr);
+    bool replaceStream(const QString& name, const config::StreamProfile& stream, QString* error = nullptr);
+    bool removeStream(const QString& name, QString* error = nullptr);
+    // Live.
+    bool startStream(const QString& name, QString* error = nullptr);
+    bool stopStream(const QString& name, QString* error = nullptr);
+    // A view changed a live setting through the station: the profile now differs from its file.
+    void markDirty();
+
+    // Station events (renumbered) and the session's own, with number > after, oldest first.
+    [[nodiscard]] std::vector<pipeline::StationEvent> events(std::uint64_t after);
+    // How long the last rebuild kept reception stopped (from stopping the old station to every stream
+    // of the new one started), ms; -1 before any.
+    [[nodiscard]] double lastRebuildPauseMs() const noexcept { return m_lastRebuildPauseMs; }
+
+Q_SIGNALS:
+    // Views drop every pointer into the station (subscriptions, models) now.
+    void stationAboutToChange();
+    // The new station (nullptr after close()); the mission database may have changed too.
+    void stationChanged(telestation::pipeline::Station* station);
+    void profileChanged(); // another profile (path, streams)
+    void dirtyChanged(bool dirty);
+    // Something the operator should read (also in the event log).
+    void problem(const QString& text);
+
+private:
+    bool rebuild(config::StationProfile next, const QString& what, QString* error);
+    // Creates and starts a station for `profile` on `db`; stream failures go to `streamProblems`.
+    std::unique_ptr<pipeline::Station> launch(const config::StationProfile& profile, const mdb::MissionDatabase& db,
+                                              QString* error, QStringList* streamProblems);
+    void replaceStation(std::unique_ptr<pipeline::Station> next);
+    void collectStationEvents();
+    void note(pipeline::EventSeverity severity, const QString& stream, const QString& text);
+    void setDirty(bool dirty);
+
+    pipeline::StationOptions m_options;
+    config::StationProfile m_profile; // when no station runs
+    QString m_path;
+    QString m_databasePath;
+    std::optional<mdb::MissionDatabase> m_database;
+    std::unique_ptr<pipeline::Station> m_station;
+    bool m_dirty = false;
+    double m_lastRebuildPauseMs = -1;
+
+    std::deque<pipeline::StationEvent> m_events;
+    std::uint64_t m_nextEvent = 1;
+    std::uint64_t m_stationSeen = 0; // the current station's last event number taken
+};
+
+} // namespace telestation::ui

@@ -1,0 +1,152 @@
+// The recordings browser: the segments of a recording directory (RecordingsModel), playback controls
+// for the selected segments, and the progress of every playback stream the station runs.
+//
+// - The list is read again with Refresh and every 5 s while the browser is visible (recordings grow
+//   while the station records). A directory without catalog.sqlite shows "no recordings in DIR" and is
+//   left untouched. Browse… picks another directory.
+// - "Play selection" emits playRequested(name, url): the session adds a playback stream with that
+//   source. The URL is file://DIR?segment=FILE&...&speed=N[&from=T&to=T], checked with
+//   io::parseEndpoint and record::playbackOptionsFromQuery before it is emitted; the name is
+//   "playback", "playback-2", ... whichever no stream has yet.
+// - Below, one row per playback (file://) stream of the station: progress, state, Pause/Resume
+//   (Station::pauseStream, live) and Stop (emits removeStreamRequested: the session removes the
+//   stream). Read once a second while visible.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QAbstractButton;
+class QCheckBox;
+class QComboBox;
+class QDateTimeEdit;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+class QTimer;
+class QVBoxLayout;
+
+namespace telestation::pipeline {
+class Station;
+}
+
+namespace telestation::ui {
+
+class RecordingsModel;
+
+class RecordingsBrowser : public QWidget {
+    Q_OBJECT
+
+public:
+    static constexpr int kListIntervalMs = 5000;
+    static constexpr int kProgressIntervalMs = 1000;
+    static constexpr int kProgressSteps = 1000; // the progress bars' range
+
+    explicit RecordingsBrowser(QWidget* parent = nullptr);
+    ~RecordingsBrowser() override;
+
+    // Lists `directory` (relative paths are taken from the current directory). The same directory
+    // again keeps the rows and their selection.
+    void setRecordingDirectory(const QString& directory);
+    [[nodiscard]] QString recordingDirectory() const { return m_directory; }
+    // nullptr: no station (none yet, or being rebuilt); every row of the progress area goes.
+    void setStation(pipeline::Station* station);
+    // Stream names a new playback stream must not take (the station's own are avoided too).
+    void setExistingStreams(const QStringList& names);
+
+    // The request "Play selection" would emit now: the stream name and the URL, or "" and `error`.
+    [[nodiscard]] QString nextPlaybackName() const;
+    [[nodiscard]] QString playbackUrl(QString* error = nullptr) const;
+    // The speed the combo says: 0 = as fast as possible; nullopt when the text is not a speed.
+    [[nodiscard]] std::optional<double> speed() const;
+
+    // The line above the table ("no recordings in DIR", a read error, or "").
+    [[nodiscard]] QString listMessage() const;
+    // The line under the playback controls (why Play or Pause did nothing, or "").
+    [[nodiscard]] QString playMessage() const;
+
+    // The progress area: the playback streams shown, each one's progress (0..1) and state text.
+    [[nodiscard]] QStringList playbackStreams() const;
+    [[nodiscard]] double shownProgress(const QString& stream) const; // -1 when not shown
+    [[nodiscard]] QString shownState(const QString& stream) const;
+    [[nodiscard]] QAbstractButton* pauseButton(const QString& stream) const;
+    [[nodiscard]] QAbstractButton* stopButton(const QString& stream) const;
+
+    [[nodiscard]] RecordingsModel* model() const noexcept { return m_model; }
+    [[nodiscard]] QTableView* view() const noexcept { return m_view; }
+    [[nodiscard]] QComboBox* speedCombo() const noexcept { return m_speed; }
+    [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range; }
+    [[nodiscard]] QDateTimeEdit* fromEdit() const noexcept { return m_from; }
+    [[nodiscard]] QDateTimeEdit* toEdit() const noexcept { return m_to; }
+    [[nodiscard]] QPushButton* playButton() const noexcept { return m_play; }
+    [[nodiscard]] QPushButton* refreshButton() const noexcept { return m_refresh; }
+    [[nodiscard]] QPushButton* browseButton() const noexcept { return m_browse; }
+    [[nodiscard]] bool isPolling() const;
+
+public Q_SLOTS:
+    // Lists the directory again (in the background; the model's listed() says when it is done).
+    void refresh();
+    // Reads the station's snapshot for the progress area now.
+    void refreshProgress();
+    void playSelection();
+    void browse();
+
+Q_SIGNALS:
+    void playRequested(const QString& streamName, const QString& url);
+    void removeStreamRequested(const QString& name);
+    void recordingDirectoryChanged(const QString& directory);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    struct ProgressRow {
+        QString name;
+        QWidget* widget = nullptr;
+        QProgressBar* bar = nullptr;
+        QLabel* state = nullptr;
+        QPushButton* pause = nullptr;
+        QPushButton* stop = nullptr;
+        double progress = -1;
+    };
+
+    [[nodiscard]] bool stationMayRecordHere() const;
+    void onListed();
+    void onSelectionChanged();
+    void updatePlayEnabled();
+    void rebuildProgressRows(const QStringList& names);
+    void togglePause(const QString& name);
+    [[nodiscard]] const ProgressRow* row(const QString& name) const;
+    void showListMessage(const QString& text, bool error);
+    void showPlayMessage(const QString& text);
+
+    pipeline::Station* m_station = nullptr;
+    QString m_directory;
+    QStringList m_existingStreams;
+
+    RecordingsModel* m_model = nullptr;
+    QLabel* m_directoryLabel = nullptr;
+    QPushButton* m_browse = nullptr;
+    QPushButton* m_refresh = nullptr;
+    QLabel* m_listMessage = nullptr;
+    QTableView* m_view = nullptr;
+    QComboBox* m_speed = nullptr;
+    QCheckBox* m_range = nullptr;
+    QDateTimeEdit* m_from = nullptr;
+    QDateTimeEdit* m_to = nullptr;
+    QPushButton* m_play = nullptr;
+    QLabel* m_playMessage = nullptr;
+    QVBoxLayout* m_progressLayout = nullptr;
+    QLabel* m_noPlayback = nullptr;
+    std::vector<ProgressRow> m_rows;
+    QTimer* m_listTimer = nullptr;
+    QTimer* m_progressTimer = nullptr;
+};
+
+} // namespace telestation::ui

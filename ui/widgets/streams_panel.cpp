@@ -1,0 +1,293 @@
+#include "ui/widgets/streams_panel.hpp"
+
+#include "core/pipeline/station.hpp"
+#include "ui/dialogs/stream_dialog.hpp"
+#include "ui/models/streams_model.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QMessageBox>
+#include <QPainter>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace telestation::ui {
+
+namespace {
+
+// The playback column as a progress bar; live streams (progress -1) leave the cell empty.
+class ProgressDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        const double progress = index.data(StreamsModel::kValueRole).toDouble();
+        if (progress < 0) {
+            QStyledItemDelegate::paint(painter, option, index);
+            return;
+        }
+        QStyleOptionViewItem background = option;
+        initStyleOption(&background, index);
+        background.text.clear();
+        const QWidget* widget = option.widget;
+        QStyle* style = widget ? widget->style() : QApplication::style();
+        style->drawControl(QStyle::CE_ItemViewItem, &background, painter, widget);
+
+        QStyleOptionProgressBar bar;
+        bar.rect = option.rect.adjusted(2, 2, -2, -2);
+        bar.minimum = 0;
+        bar.maximum = 1000;
+        bar.progress = static_cast<int>(std::lround(std::clamp(progress, 0.0, 1.0) * 1000));
+        bar.text = index.data(Qt::DisplayRole).toString();
+        bar.textVisible = true;
+        bar.textAlignment = Qt::AlignCenter;
+        bar.state = option.state | QStyle::State_Horizontal;
+        bar.palette = option.palette;
+        bar.fontMetrics = option.fontMetrics;
+        style->drawControl(QStyle::CE_ProgressBar, &bar, painter, widget);
+    }
+};
+
+} // namespace
+
+StreamsPanel::StreamsPanel(QWidget* parent) : QWidget(parent)
+{
+    setObjectName(QStringLiteral("streamsPanel"));
+    m_model = new StreamsModel(this);
+
+    m_toolBar = new QToolBar(this);
+    m_toolBar->setObjectName(QStringLiteral("streamsToolBar"));
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_add = m_toolBar->addAction(tr("&Add…"), this, &StreamsPanel::addStream);
+    m_add->setObjectName(QStringLiteral("addStreamAction"));
+    m_add->setToolTip(tr("Add a stream to the profile"));
+    m_edit = m_toolBar->addAction(tr("&Edit…"), this, &StreamsPanel::editStream);
+    m_edit->setObjectName(QStringLiteral("editStreamAction"));
+    m_edit->setToolTip(tr("Change the selected stream's name, source and options"));
+    m_remove = m_toolBar->addAction(tr("&Remove"), this, &StreamsPanel::removeStream);
+    m_remove->setObjectName(QStringLiteral("removeStreamAction"));
+    m_remove->setToolTip(tr("Remove the selected stream from the profile"));
+    m_toolBar->addSeparator();
+    m_start = m_toolBar->addAction(tr("&Start"), this, &StreamsPanel::startStream);
+    m_start->setObjectName(QStringLiteral("startStreamAction"));
+    m_start->setToolTip(tr("Open the selected stream's source and receive (playback starts from the beginning)"));
+    m_stop = m_toolBar->addAction(tr("S&top"), this, &StreamsPanel::stopStream);
+    m_stop->setObjectName(QStringLiteral("stopStreamAction"));
+    m_stop->setToolTip(tr("Stop receiving the selected stream; packets already received are still processed"));
+
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("streamsView"));
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 10);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->horizontalHeader()->setSectionResizeMode(StreamsModel::State, QHeaderView::Stretch);
+    m_view->setItemDelegateForColumn(StreamsModel::Progress, new ProgressDelegate(m_view));
+    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (index.isValid())
+            editStream();
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &StreamsPanel::onCurrentRowChanged);
+    // A reset (streams added, removed, another station) loses the selection: select the same stream
+    // again by name, or the first.
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        QString wanted = m_chosen;
+        if (m_model->rowOf(wanted) < 0)
+            wanted = m_model->streamName(0);
+        selectByName(wanted);
+        onCurrentRowChanged();
+    });
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_toolBar);
+    layout->addWidget(m_view, 1);
+
+    m_timer.setInterval(kRefreshInterval);
+    connect(&m_timer, &QTimer::timeout, this, &StreamsPanel::onTimer);
+    updateActions();
+}
+
+StreamsPanel::~StreamsPanel() = default;
+
+void StreamsPanel::setStation(pipeline::Station* station)
+{
+    m_model->setStation(station);
+    updateActions();
+}
+
+void StreamsPanel::refresh()
+{
+    m_model->refresh();
+    if (!m_sized && m_model->rowCount() > 0) {
+        m_sized = true;
+        m_view->resizeColumnsToContents();
+        for (const int column : {int(StreamsModel::PacketRate), int(StreamsModel::DataRate), int(StreamsModel::Loss)})
+            m_view->setColumnWidth(column, std::max(m_view->columnWidth(column), 80));
+        m_view->setColumnWidth(StreamsModel::Progress, std::max(m_view->columnWidth(StreamsModel::Progress), 120));
+    }
+    updateActions();
+}
+
+void StreamsPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    refresh();
+    m_timer.start();
+}
+
+void StreamsPanel::hideEvent(QHideEvent* event)
+{
+    m_timer.stop();
+    QWidget::hideEvent(event);
+}
+
+void StreamsPanel::onTimer()
+{
+    if (!isVisible()) { // hideEvent stops the timer; this is the belt to its braces
+        m_timer.stop();
+        return;
+    }
+    refresh();
+}
+
+int StreamsPanel::currentRow() const
+{
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    return current.isValid() ? current.row() : -1;
+}
+
+void StreamsPanel::selectByName(const QString& name)
+{
+    const int row = m_model->rowOf(name);
+    if (row < 0) {
+        m_view->selectionModel()->clear();
+        return;
+    }
+    m_view->selectionModel()->setCurrentIndex(m_model->index(row, 0),
+                                              QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void StreamsPanel::setCurrentStream(const QString& name)
+{
+    selectByName(name);
+    onCurrentRowChanged();
+}
+
+void StreamsPanel::onCurrentRowChanged()
+{
+    const QString name = m_model->streamName(currentRow());
+    if (!name.isEmpty())
+        m_chosen = name;
+    updateActions();
+    if (name == m_current)
+        return;
+    m_current = name;
+    Q_EMIT currentStreamChanged(name);
+}
+
+void StreamsPanel::updateActions()
+{
+    const int row = currentRow();
+    const bool selected = row >= 0 && row < m_model->rowCount();
+    const bool running = selected && m_model->isRunning(row);
+    m_edit->setEnabled(selected);
+    m_remove->setEnabled(selected);
+    m_start->setEnabled(selected && !running);
+    // A stream that failed to open stays enabled (it is tried again at the next start): Stop turns it off.
+    m_stop->setEnabled(selected && (running || m_model->streamProfile(row).enabled));
+}
+
+QString StreamsPanel::newStreamName() const
+{
+    const QStringList names = m_model->streamNames();
+    for (int n = names.size() + 1;; ++n) {
+        const QString name = QStringLiteral("stream%1").arg(n);
+        if (!names.contains(name))
+            return name;
+    }
+}
+
+void StreamsPanel::addStream()
+{
+    config::StreamProfile initial;
+    initial.name = newStreamName().toStdString();
+    StreamDialog dialog(initial, m_model->streamNames(), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const config::StreamProfile added = dialog.profile();
+    m_chosen = QString::fromStdString(added.name); // selected once the session's new station has it
+    Q_EMIT addStreamRequested(added);
+}
+
+void StreamsPanel::editStream()
+{
+    const int row = currentRow();
+    if (row < 0 || row >= m_model->rowCount())
+        return;
+    const config::StreamProfile initial = m_model->streamProfile(row);
+    const QString oldName = QString::fromStdString(initial.name);
+    QStringList others = m_model->streamNames();
+    others.removeAll(oldName);
+    StreamDialog dialog(initial, others, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const config::StreamProfile edited = dialog.profile();
+    if (edited == initial)
+        return; // nothing to rebuild
+    m_chosen = QString::fromStdString(edited.name); // follows a rename
+    Q_EMIT editStreamRequested(oldName, edited);
+}
+
+void StreamsPanel::removeStream()
+{
+    const QString name = m_model->streamName(currentRow());
+    if (name.isEmpty())
+        return;
+    if (m_confirmRemoval) {
+        const auto answer = QMessageBox::question(
+            this, tr("Remove Stream"),
+            tr("Remove the stream %1 from the profile?\n\nIts packet settings go with it; its recordings stay on disk.")
+                .arg(name),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        if (answer != QMessageBox::Yes)
+            return;
+    }
+    Q_EMIT removeStreamRequested(name);
+}
+
+void StreamsPanel::startStream()
+{
+    const QString name = m_model->streamName(currentRow());
+    if (name.isEmpty())
+        return;
+    Q_EMIT startStreamRequested(name);
+    refresh(); // the session has acted (or rebuilt the station): show the new state now
+}
+
+void StreamsPanel::stopStream()
+{
+    const QString name = m_model->streamName(currentRow());
+    if (name.isEmpty())
+        return;
+    Q_EMIT stopStreamRequested(name);
+    refresh();
+}
+
+} // namespace telestation::ui

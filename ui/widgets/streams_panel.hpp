@@ -1,0 +1,107 @@
+// The streams panel: a table of the station's streams (StreamsModel: source, state, rates, loss,
+// playback progress) with a toolbar — Add…, Edit…, Remove, Start, Stop. It polls the station's snapshot
+// once a second while visible (and once at once in setStation and showEvent).
+//
+// The panel changes nothing itself: each button emits a request (the session adds, replaces or
+// removes the stream and rebuilds the station, or starts / stops it) and the next refresh shows the
+// result.
+#pragma once
+
+#include "core/config/station_profile.hpp"
+
+#include <QMetaType>
+#include <QString>
+#include <QTimer>
+#include <QWidget>
+
+#include <chrono>
+
+class QAction;
+class QTableView;
+class QToolBar;
+
+namespace telestation::pipeline {
+class Station;
+}
+
+namespace telestation::ui {
+
+class StreamsModel;
+
+class StreamsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
+
+    explicit StreamsPanel(QWidget* parent = nullptr);
+    ~StreamsPanel() override;
+
+    // nullptr: no station (none yet, or being rebuilt). The stream selected last is selected again when
+    // a later station has it (else the first stream).
+    void setStation(pipeline::Station* station);
+    // Remove asks for confirmation first unless this is off (tests).
+    void setConfirmRemoval(bool confirm) { m_confirmRemoval = confirm; }
+
+    [[nodiscard]] QString currentStream() const { return m_current; }
+    void setCurrentStream(const QString& name);
+
+    // Reads the station's snapshot now (the timer does this once a second while visible).
+    void refresh();
+    [[nodiscard]] bool isPolling() const { return m_timer.isActive(); }
+
+    [[nodiscard]] StreamsModel* model() const noexcept { return m_model; }
+    [[nodiscard]] QTableView* view() const noexcept { return m_view; }
+    [[nodiscard]] QToolBar* toolBar() const noexcept { return m_toolBar; }
+    [[nodiscard]] QAction* addStreamAction() const noexcept { return m_add; }
+    [[nodiscard]] QAction* editStreamAction() const noexcept { return m_edit; }
+    [[nodiscard]] QAction* removeStreamAction() const noexcept { return m_remove; }
+    [[nodiscard]] QAction* startStreamAction() const noexcept { return m_start; }
+    [[nodiscard]] QAction* stopStreamAction() const noexcept { return m_stop; }
+
+public Q_SLOTS:
+    void addStream();
+    void editStream();
+    void removeStream();
+    void startStream();
+    void stopStream();
+
+Q_SIGNALS:
+    void currentStreamChanged(const QString& name);
+    void addStreamRequested(const telestation::config::StreamProfile& stream);
+    void editStreamRequested(const QString& oldName, const telestation::config::StreamProfile& stream);
+    void removeStreamRequested(const QString& name);
+    void startStreamRequested(const QString& name);
+    void stopStreamRequested(const QString& name);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+    void hideEvent(QHideEvent* event) override;
+
+private:
+    void onTimer();
+    void onCurrentRowChanged();
+    void selectByName(const QString& name);
+    void updateActions();
+    [[nodiscard]] int currentRow() const;
+    [[nodiscard]] QString newStreamName() const;
+
+    StreamsModel* m_model = nullptr;
+    QTableView* m_view = nullptr;
+    QToolBar* m_toolBar = nullptr;
+    QAction* m_add = nullptr;
+    QAction* m_edit = nullptr;
+    QAction* m_remove = nullptr;
+    QAction* m_start = nullptr;
+    QAction* m_stop = nullptr;
+    QTimer m_timer;
+    QString m_current;
+    // The stream last selected: selected again when a rebuilt station (even after none) has it.
+    QString m_chosen;
+    bool m_confirmRemoval = true;
+    bool m_sized = false;
+};
+
+} // namespace telestation::ui
+
+Q_DECLARE_METATYPE(telestation::config::StreamProfile)
