@@ -6,6 +6,7 @@
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
 #include "sim/core/sim_stream.hpp"
+#include "tests/support/held_udp_port.hpp"
 #include "ui/displays/parameter_plot.hpp"
 #include "ui/session/station_session.hpp"
 
@@ -15,10 +16,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <set>
 
@@ -130,17 +127,11 @@ private slots:
     void aStreamThatCannotOpenShowsWhyWhileTheOthersRun()
     {
         QTemporaryDir dir;
-        const int holder = ::socket(AF_INET, SOCK_DGRAM, 0);
-        sockaddr_in address{};
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        QVERIFY(::bind(holder, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
-        QVERIFY(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length) == 0);
-        const auto closeHolder = qScopeGuard([holder] { ::close(holder); });
+        const test::HeldUdpPort holder;
+        QVERIFY(holder.port() != 0);
 
         auto profile = twoStreams(dir);
-        profile.streams[1].source = "udp://127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+        profile.streams[1].source = "udp://127.0.0.1:" + std::to_string(holder.port());
         ui::StationSession session;
         QSignalSpy problems(&session, &ui::StationSession::problem);
         QString error;

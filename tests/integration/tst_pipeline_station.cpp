@@ -6,16 +6,13 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "sim/core/sim_stream.hpp"
+#include "tests/support/held_udp_port.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <thread>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 using namespace telestation;
 using namespace std::chrono_literals;
@@ -219,21 +216,14 @@ void TestStation::streamsStartAndStopOneAtATime()
     QTemporaryDir dir;
     const auto db = trainingDb();
     // A port some other program holds, for the stream that cannot open.
-    const int holder = ::socket(AF_INET, SOCK_DGRAM, 0);
-    QVERIFY(holder >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    QVERIFY(::bind(holder, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
-    QVERIFY(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length) == 0);
-    const auto closeHolder = qScopeGuard([holder] { ::close(holder); });
+    const test::HeldUdpPort holder;
+    QVERIFY(holder.port() != 0);
     config::StationProfile profile;
     profile.recordingDirectory = dir.filePath("rec").toStdString();
     for (const char* name : {"a", "b", "busy"}) {
         config::StreamProfile sp;
         sp.name = name;
-        sp.source = std::string(name) == "busy" ? "udp://127.0.0.1:" + std::to_string(ntohs(address.sin_port))
+        sp.source = std::string(name) == "busy" ? "udp://127.0.0.1:" + std::to_string(holder.port())
                                                  : "udp://127.0.0.1:0";
         sp.enabled = std::string(name) == "a";
         profile.streams.push_back(sp);
