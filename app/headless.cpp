@@ -1,8 +1,8 @@
 #include "app/headless.hpp"
 
+#include "app/consumers.hpp"
 #include "app/demo.hpp"
 #include "app/station_logging.hpp"
-#include "core/api/consumer.hpp"
 #include "core/common/paths.hpp"
 #include "core/config/station_profile.hpp"
 #include "core/mdb/sqlite_store.hpp"
@@ -36,67 +36,6 @@ namespace fs = std::filesystem;
 constexpr int kExitLoss = 3;
 constexpr int kExitUsage = 2;
 constexpr int kExitFailure = 1;
-
-// A consumer that pulls every packet or every parameter sample, as a display or an archive would.
-class Consumer {
-public:
-    Consumer(pipeline::Station& station, const std::string& kind) : m_kind(kind)
-    {
-        if (kind == "packets") {
-            api::PacketSubscription::Options o;
-            o.name = "headless-packets";
-            auto sub = api::PacketSubscription::create(station, o);
-            if (sub)
-                m_packets = std::move(*sub);
-        } else {
-            api::ParameterSubscription::Options o;
-            o.name = "headless-parameters";
-            auto sub = api::ParameterSubscription::create(station, o);
-            if (sub)
-                m_parameters = std::move(*sub);
-        }
-        m_thread = std::thread([this] { run(); });
-    }
-    ~Consumer() { finish(); }
-    // Called after the station stopped: takes what is still queued.
-    void finish()
-    {
-        if (!m_thread.joinable())
-            return;
-        m_stop = true;
-        m_thread.join();
-        while (pollOnce() > 0) {
-        }
-    }
-
-private:
-    std::size_t pollOnce()
-    {
-        if (m_packets)
-            return m_packets->poll([this](const api::PacketView& p) { m_checksum += p.packet.size(); }, 4096);
-        if (m_parameters) {
-            const std::size_t n = m_parameters->poll(m_samples);
-            for (std::size_t i = 0; i < n; ++i)
-                m_checksum += m_samples[i].value.raw;
-            return n;
-        }
-        return 0;
-    }
-    void run()
-    {
-        while (!m_stop.load(std::memory_order_relaxed))
-            if (pollOnce() == 0)
-                std::this_thread::sleep_for(200us);
-    }
-
-    std::string m_kind;
-    std::unique_ptr<api::PacketSubscription> m_packets;
-    std::unique_ptr<api::ParameterSubscription> m_parameters;
-    std::vector<api::ParameterSample> m_samples = std::vector<api::ParameterSample>(16384);
-    std::uint64_t m_checksum = 0;
-    std::atomic<bool> m_stop{false};
-    std::thread m_thread;
-};
 
 bool writeText(const std::string& path, const std::string& text)
 {
@@ -170,9 +109,20 @@ int runHeadless(const HeadlessOptions& options)
         simulator = std::move(*made);
     }
 
-    std::unique_ptr<Consumer> consumer;
-    if (!options.consume.empty())
-        consumer = std::make_unique<Consumer>(station, options.consume);
+    auto consumerSpecs = parseConsumerSpecs(options.consume);
+    if (!consumerSpecs) {
+        std::fprintf(stderr, "telestation: %s\n", consumerSpecs.error().message.c_str());
+        shutdownLogging();
+        return kExitUsage;
+    }
+    auto consumers = std::make_unique<ApiConsumers>(station, *consumerSpecs);
+    for (const auto& r : consumers->reports())
+        if (!r.error.empty()) {
+            std::fprintf(stderr, "telestation: --consume %s: %s\n", r.name.c_str(), r.error.c_str());
+            consumers.reset();
+            shutdownLogging();
+            return kExitUsage;
+        }
 
     if (auto started = station.start(); !started) {
         std::fprintf(stderr, "telestation: %s\n", started.error().message.c_str());
@@ -236,8 +186,7 @@ int runHeadless(const HeadlessOptions& options)
     // Packets the simulator wrote just before it stopped may still be in the kernel's buffers.
     std::this_thread::sleep_for(simulator ? 100ms : 20ms);
     station.stop();
-    if (consumer)
-        consumer->finish();
+    consumers->finish();
 
     auto final = station.snapshot();
     final.cpuPercent = cpu.sample();
@@ -247,11 +196,14 @@ int runHeadless(const HeadlessOptions& options)
     if (!options.summaryOut.empty() && !writeText(options.summaryOut, stats::toJsonPretty(final) + "\n"))
         spdlog::error("cannot write the summary to {}", options.summaryOut);
     std::printf("%s", stats::summaryTable(final).c_str());
+    for (const auto& r : consumers->reports())
+        std::printf("Consumer %s: %llu packets, %llu parameters\n", r.name.c_str(),
+                    static_cast<unsigned long long>(r.packets), static_cast<unsigned long long>(r.parameters));
     const bool loss = final.hasLoss();
     std::printf("Result: %s\n", loss ? "packets were lost, dropped or malformed (exit 3)" : "no loss (exit 0)");
     std::fflush(stdout);
     spdlog::info("Telestation headless run ended: {}", loss ? "with loss" : "no loss");
-    consumer.reset();
+    consumers.reset();
     simulator.reset();
     created->reset();
     shutdownLogging();

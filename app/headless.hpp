@@ -20,7 +20,7 @@ struct HeadlessOptions {
     std::string summaryOut;           // the final snapshot as a JSON document
     std::string recordingDirectory;   // overrides the profile's
     std::string logDirectory;         // overrides the profile's
-    std::string consume;              // "", "packets" or "parameters": a consumer pulling every one
+    std::string consume;              // API consumers (app/consumers.hpp): "packets", "parameters:50,display", ...
     bool quiet = false;               // no status lines (the summary is still printed)
 };
 

@@ -1,5 +1,6 @@
 // telestation: the workstation. Parses its command line before any QApplication exists, so that
 // --help, --version and --headless run without a display.
+#include "app/consumers.hpp"
 #include "app/demo.hpp"
 #include "app/headless.hpp"
 #include "app/station_logging.hpp"
@@ -51,7 +52,9 @@ int main(int argc, char** argv)
     cli.addOption("summary-out", "FILE", "Headless: write the final summary to FILE as JSON.");
     cli.addOption("recordings", "DIR", "Record into DIR instead of the profile's recording directory.");
     cli.addOption("log-dir", "DIR", "Write the log file into DIR instead of the profile's log directory.");
-    cli.addOption("consume", "WHAT", "Headless: attach a consumer pulling every 'packets' or every 'parameters' sample.");
+    cli.addOption("consume", "LIST", "Headless: API consumers, comma-separated: packets, parameters[:N], computation[:N] "
+                                     "(every packet + N parameters decoded), display[:N] (N newest values each second); "
+                                     "each may end in @STREAM.");
     cli.addFlag("quiet", "Headless: no status lines (the final summary is still printed).");
     cli.addOption("mdb", "FILE", "Mission database (.mdb) to load; default: the training database.");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
@@ -99,8 +102,8 @@ int main(int argc, char** argv)
         o.logDirectory = cli.value("log-dir", "");
         o.consume = cli.value("consume", "");
         o.quiet = cli.isSet("quiet");
-        if (!o.consume.empty() && o.consume != "packets" && o.consume != "parameters") {
-            std::fprintf(stderr, "telestation: --consume takes 'packets' or 'parameters', not '%s'\n", o.consume.c_str());
+        if (const auto specs = app::parseConsumerSpecs(o.consume); !specs) {
+            std::fprintf(stderr, "telestation: %s\n", specs.error().message.c_str());
             return 2;
         }
         return app::runHeadless(o);

@@ -86,6 +86,29 @@ Result<sim::FaultConfig> parseFaults(const std::string& text)
     return f;
 }
 
+// --duration or --count: when a stream stops. Given with --scenario, they apply to every stream of it
+// (in place of the scenario's own).
+Status applyStopOptions(const CommandLine& cli, sim::StreamConfig& stream)
+{
+    if (cli.isSet("duration") && cli.isSet("count"))
+        return Error{"give --duration or --count, not both", {}};
+    if (cli.isSet("duration")) {
+        const auto d = cli.number("duration", 0);
+        if (!d || !(*d > 0))
+            return Error{"--duration needs a number of seconds above zero", {}};
+        stream.durationSeconds = *d;
+        stream.count.reset();
+    }
+    if (cli.isSet("count")) {
+        const auto n = cli.integer("count", 0);
+        if (!n || *n <= 0)
+            return Error{"--count needs a whole number above zero", {}};
+        stream.count = static_cast<std::uint64_t>(*n);
+        stream.durationSeconds.reset();
+    }
+    return {};
+}
+
 // One stream from --dest, --packet, --rate, --duration/--count, --faults, --transport-header, --seed.
 Result<sim::Scenario> scenarioFromOptions(const CommandLine& cli)
 {
@@ -116,20 +139,8 @@ Result<sim::Scenario> scenarioFromOptions(const CommandLine& cli)
             return Error{"--packet: '" + item + "' is not NAME|APID[:WEIGHT]", {}};
         stream.mix.push_back(entry);
     }
-    if (cli.isSet("duration") && cli.isSet("count"))
-        return Error{"give --duration or --count, not both", {}};
-    if (cli.isSet("duration")) {
-        const auto d = cli.number("duration", 0);
-        if (!d || !(*d > 0))
-            return Error{"--duration needs a number of seconds above zero", {}};
-        stream.durationSeconds = *d;
-    }
-    if (cli.isSet("count")) {
-        const auto n = cli.integer("count", 0);
-        if (!n || *n <= 0)
-            return Error{"--count needs a whole number above zero", {}};
-        stream.count = static_cast<std::uint64_t>(*n);
-    }
+    if (auto limited = applyStopOptions(cli, stream); !limited)
+        return limited.error();
     const auto header = cli.integer("transport-header", 0);
     if (!header || *header < 0 || *header > 65535)
         return Error{"--transport-header needs a byte count 0..65535", {}};
@@ -195,8 +206,8 @@ int main(int argc, char** argv)
     cli.addOption("dest", "URL", "Destination of a single stream: udp://HOST:PORT, udp://GROUP:PORT?iface=ADDR, tcp://HOST:PORT, tcp-listen://HOST:PORT.");
     cli.addOption("packet", "LIST", "Packet types by name or APID, each with an optional :WEIGHT (default Packet5).");
     cli.addOption("rate", "RATE", "Rate: 100pps, 2.5kpps, 25.6Mbps, 1.5Gbps, or flood (as fast as possible).");
-    cli.addOption("duration", "SECONDS", "Stop after this many seconds.");
-    cli.addOption("count", "N", "Stop after N packets.");
+    cli.addOption("duration", "SECONDS", "Stop after this many seconds (with --scenario: every stream of it).");
+    cli.addOption("count", "N", "Stop after N packets (with --scenario: each stream).");
     cli.addOption("transport-header", "BYTES", "Bytes of transport header before each packet (default 0).");
     cli.addOption("seed", "N", "Seed of the random generators and faults (default 1).");
     cli.addOption("faults", "KIND=P,...", "Fault probabilities per packet: drop, duplicate, reorder, corrupt-header, truncate, garbage (TCP).");
@@ -236,6 +247,11 @@ int main(int argc, char** argv)
             return 2;
         }
         scenario = std::move(loaded).value();
+        for (auto& stream : scenario.streams)
+            if (auto limited = applyStopOptions(cli, stream); !limited) {
+                std::fprintf(stderr, "telestation-sim: %s\n", limited.error().message.c_str());
+                return 2;
+            }
     } else if (cli.isSet("dest")) {
         auto fromOptions = scenarioFromOptions(cli);
         if (!fromOptions) {

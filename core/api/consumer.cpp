@@ -94,19 +94,34 @@ std::optional<ParameterSample> ParameterReader::read(std::uint16_t streamId, std
         std::int64_t receiveTime = 0;
         if (!values.readPacket(info.typeIndex, m_packet, length, receiveTime))
             return std::nullopt;
-        const std::span<const std::uint8_t> packet(m_packet.data(), length);
-        const auto& plan = types.plan(info.typeIndex);
-        sample.parameterId = parameterId;
-        sample.streamId = streamId;
-        sample.receiveTimeNs = receiveTime;
-        sample.value = plan.decodeOne(packet, info.indexInPacket);
-        if (!plan.hasPacketTime() || !plan.packetTime(packet, sample.packetTimeNs))
-            sample.packetTimeNs = 0;
-        return sample;
+        PacketView kept;
+        kept.packet = std::span<const std::uint8_t>(m_packet.data(), length);
+        kept.frame = kept.packet;
+        kept.receiveTimeNs = receiveTime;
+        kept.streamId = streamId;
+        kept.typeIndex = info.typeIndex;
+        return decode(kept, info.indexInPacket);
     }
     default:
         return std::nullopt;
     }
+}
+
+std::optional<ParameterSample> ParameterReader::decode(const PacketView& packet, std::uint32_t indexInPacket) const
+{
+    const auto& types = m_station.types();
+    if (packet.typeIndex == pipeline::kUnknownType || packet.typeIndex >= types.typeCount()
+        || indexInPacket >= types.parameterCount(packet.typeIndex))
+        return std::nullopt;
+    const auto& plan = types.plan(packet.typeIndex);
+    ParameterSample sample;
+    sample.parameterId = types.firstParameterId(packet.typeIndex) + indexInPacket;
+    sample.streamId = packet.streamId;
+    sample.receiveTimeNs = packet.receiveTimeNs;
+    sample.value = plan.decodeOne(packet.packet, indexInPacket);
+    if (!plan.hasPacketTime() || !plan.packetTime(packet.packet, sample.packetTimeNs))
+        sample.packetTimeNs = 0;
+    return sample;
 }
 
 std::optional<ParameterSample> ParameterReader::read(std::string_view stream, std::string_view qualifiedName)

@@ -84,6 +84,11 @@ public:
     explicit ParameterReader(const pipeline::Station& station);
     [[nodiscard]] std::optional<ParameterSample> read(std::uint16_t streamId, std::uint32_t parameterId);
     [[nodiscard]] std::optional<ParameterSample> read(std::string_view stream, std::string_view qualifiedName);
+    // Decodes one parameter of a packet a PacketSubscription delivered, whatever its type's mode:
+    // Process On Demand for a consumer that pulls every packet (TReK's "performance computation").
+    // `indexInPacket` counts the type's parameters from 0; nullopt for an unknown packet or an index
+    // past the type's parameters.
+    [[nodiscard]] std::optional<ParameterSample> decode(const PacketView& packet, std::uint32_t indexInPacket) const;
 
 private:
     const pipeline::Station& m_station;

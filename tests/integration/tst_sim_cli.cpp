@@ -109,6 +109,37 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(b.count(), std::size_t(200 - dropped), 10000);
     }
 
+    // --count (or --duration) given with --scenario applies to every stream of it, in place of the
+    // scenario's own; it used to be ignored silently, and a scenario without a stop ran for ever.
+    void stopOptionsApplyToEveryScenarioStream()
+    {
+        QTemporaryDir dir;
+        telestation::test::UdpCapture a;
+        telestation::test::UdpCapture b;
+        const QString scenario = dir.filePath(QStringLiteral("s.json"));
+        QFile f(scenario);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("{\"streams\": ["
+                               "{\"name\": \"rt\", \"destination\": \"udp:/" "/127.0.0.1:%1\", \"rate\": \"2kpps\","
+                               " \"mix\": [{\"packet\": \"Packet5\"}]},"
+                               "{\"name\": \"hk\", \"destination\": \"udp:/" "/127.0.0.1:%2\", \"rate\": \"5kpps\","
+                               " \"duration\": 600, \"mix\": [{\"packet\": 100}]}]}")
+                    .arg(a.port())
+                    .arg(b.port())
+                    .toUtf8());
+        f.close();
+        const QString summary = dir.filePath(QStringLiteral("summary.json"));
+        const Run r = runSim({QStringLiteral("--headless"), QStringLiteral("--scenario"), scenario, QStringLiteral("--count"),
+                              QStringLiteral("250"), QStringLiteral("--summary-out"), summary});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonArray streams = readJson(summary).value(QStringLiteral("streams")).toArray();
+        QCOMPARE(streams.size(), 2);
+        for (const auto& s : streams)
+            QCOMPARE(s.toObject().value(QStringLiteral("generated")).toInteger(), 250);
+        QTRY_COMPARE_WITH_TIMEOUT(a.count(), std::size_t(250), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(b.count(), std::size_t(250), 10000);
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("args");
