@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,6 +102,22 @@ public:
         if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(out))
             return Error{"option --" + std::string(name) + " needs a number, not '" + text + "'", {}};
         return out;
+    }
+
+    // parse() as a program's main() uses it: on a wrong argument prints "PROGRAM: why" to stderr and
+    // returns 2; with --help (when the program has that flag) prints the help and returns 0; nothing when
+    // the program goes on.
+    [[nodiscard]] std::optional<int> parseOrExit(int argc, const char* const* argv)
+    {
+        if (const auto ok = parse(argc, argv); !ok) {
+            std::fprintf(stderr, "%s: %s\n", m_program.c_str(), ok.error().message.c_str());
+            return 2;
+        }
+        if (find("help") && isSet("help")) {
+            std::fputs(helpText().c_str(), stdout);
+            return 0;
+        }
+        return std::nullopt;
     }
 
     [[nodiscard]] std::string helpText() const
