@@ -4,6 +4,8 @@
 #include "core/io/sender.hpp"
 #include "core/record/recording_catalog.hpp"
 
+#include "tests/support/json_file.hpp"
+
 #include <QtTest>
 
 #include <QFile>
@@ -112,14 +114,6 @@ bool waitForStatusLine(QProcess& p)
     return false;
 }
 
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
 } // namespace
 
 class TestAppHeadless : public QObject {
@@ -165,7 +159,7 @@ void TestAppHeadless::runsForDurationAndReports()
         QVERIFY(doc.object().contains(QStringLiteral("streams")));
     }
     const QJsonObject last = QJsonDocument::fromJson(lines.last()).object();
-    const QJsonObject s = readJson(summary);
+    const QJsonObject s = telestation::test::readJsonObject(summary);
     QCOMPARE(s.value(QStringLiteral("totals")).toObject(), last.value(QStringLiteral("totals")).toObject());
     const QJsonObject totals = s.value(QStringLiteral("totals")).toObject();
     QCOMPARE(totals.value(QStringLiteral("packetsReceived")).toInteger(), 1000);
@@ -198,7 +192,7 @@ void TestAppHeadless::sigtermStopsCleanly()
     QCOMPARE(p->exitStatus(), QProcess::NormalExit);
     QCOMPARE(p->exitCode(), 0);
     QVERIFY(QString::fromUtf8(p->readAllStandardError()).contains(QStringLiteral("stopping on SIGTERM")));
-    QCOMPARE(readJson(summary).value(QStringLiteral("totals")).toObject().value(QStringLiteral("packetsRecorded")).toInteger(),
+    QCOMPARE(telestation::test::readJsonObject(summary).value(QStringLiteral("totals")).toObject().value(QStringLiteral("packetsRecorded")).toInteger(),
              500);
     auto catalog = record::RecordingCatalog::open(dir.filePath(QStringLiteral("rec")).toStdString());
     QVERIFY(catalog);
@@ -218,7 +212,7 @@ void TestAppHeadless::lossGivesExitCode3()
     QVERIFY(p->waitForFinished(20000));
     QCOMPARE(p->exitStatus(), QProcess::NormalExit);
     QCOMPARE(p->exitCode(), 3);
-    const QJsonObject totals = readJson(summary).value(QStringLiteral("totals")).toObject();
+    const QJsonObject totals = telestation::test::readJsonObject(summary).value(QStringLiteral("totals")).toObject();
     QCOMPARE(totals.value(QStringLiteral("packetsLost")).toInteger(), 1);
     QCOMPARE(totals.value(QStringLiteral("packetsReceived")).toInteger(), 299);
     QVERIFY(QString::fromUtf8(p->readAllStandardOutput()).contains(QStringLiteral("exit 3")));

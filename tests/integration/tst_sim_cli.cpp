@@ -3,6 +3,8 @@
 // JSON path of a scenario error).
 #include "tests/support/capture_receiver.hpp"
 
+#include "tests/support/json_file.hpp"
+
 #include <QtTest>
 
 #include <QJsonDocument>
@@ -39,14 +41,6 @@ Run runSim(const QStringList& args)
     return r;
 }
 
-QJsonObject readJson(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
 } // namespace
 
 class TestSimCli : public QObject {
@@ -64,7 +58,7 @@ private slots:
                               QStringLiteral("--count"), QStringLiteral("1500"), QStringLiteral("--summary-out"), summary});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QTRY_COMPARE_WITH_TIMEOUT(capture.count(), std::size_t(1500), 10000);
-        const QJsonObject json = readJson(summary);
+        const QJsonObject json = telestation::test::readJsonObject(summary);
         const QJsonObject stream = json.value(QStringLiteral("streams")).toArray().at(0).toObject();
         QCOMPARE(stream.value(QStringLiteral("generated")).toInteger(), 1500);
         QCOMPARE(stream.value(QStringLiteral("sent")).toObject().value(QStringLiteral("packets")).toInteger(), 1500);
@@ -100,7 +94,7 @@ private slots:
         const Run r = runSim({QStringLiteral("--headless"), QStringLiteral("--scenario"), scenario,
                               QStringLiteral("--summary-out"), summary});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const QJsonArray streams = readJson(summary).value(QStringLiteral("streams")).toArray();
+        const QJsonArray streams = telestation::test::readJsonObject(summary).value(QStringLiteral("streams")).toArray();
         QCOMPARE(streams.size(), 2);
         const qint64 dropped = streams.at(1).toObject().value(QStringLiteral("faults")).toObject()
                                    .value(QStringLiteral("dropped")).toInteger();
@@ -132,7 +126,7 @@ private slots:
         const Run r = runSim({QStringLiteral("--headless"), QStringLiteral("--scenario"), scenario, QStringLiteral("--count"),
                               QStringLiteral("250"), QStringLiteral("--summary-out"), summary});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const QJsonArray streams = readJson(summary).value(QStringLiteral("streams")).toArray();
+        const QJsonArray streams = telestation::test::readJsonObject(summary).value(QStringLiteral("streams")).toArray();
         QCOMPARE(streams.size(), 2);
         for (const auto& s : streams)
             QCOMPARE(s.toObject().value(QStringLiteral("generated")).toInteger(), 250);

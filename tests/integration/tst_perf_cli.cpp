@@ -1,0 +1,182 @@
+// telestation-perf as an operator runs it: the TReK tests with real processes over loopback (at a low
+// fixed rate, so that the test is about the machinery, not the machine), loss found where the
+// station's queues are too small, the endurance run, and wrong options.
+#include "tests/support/json_file.hpp"
+
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+namespace {
+
+struct Outcome {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Outcome runPerf(const QStringList& args, int timeoutMs = 240000)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(TELESTATION_BIN_DIR "/telestation-perf"), args);
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, QString::fromUtf8(p.readAllStandardOutput()), QStringLiteral("timed out")};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestPerfCli : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Test 6 (process entire packet + record + forward, a packet and a 50-parameter consumer) and test 8
+    // (the typical end user: on-demand streams with a computation and a value display) at 20 Mbit/s:
+    // every packet delivered everywhere, and the reports written.
+    void testsDeliverEverythingAtALowRate()
+    {
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const Outcome r = runPerf({"--tests", "6,typical", "--seconds", "1", "--start", "20", "--max", "20", "--refine",
+                                   "0", "--retries", "0", "--no-reference", "--out", out.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("100% delivered")), qPrintable(r.out));
+
+        const QJsonObject results = telestation::test::readJsonObject(out.filePath(QStringLiteral("results.json")));
+        const QJsonArray tests = results.value(QStringLiteral("tests")).toArray();
+        QCOMPARE(tests.size(), 2);
+        QCOMPARE(tests[0].toObject().value(QStringLiteral("number")).toInt(), 6);
+        QCOMPARE(tests[1].toObject().value(QStringLiteral("number")).toInt(), 8);
+        for (const auto& t : tests) {
+            const QJsonObject best = t.toObject().value(QStringLiteral("best")).toObject();
+            QVERIFY2(best.value(QStringLiteral("mbps")).toDouble() > 15, qPrintable(QJsonDocument(t.toObject()).toJson()));
+            // Both tests process: the consumers took parameters (50 per packet of the processed streams).
+            QVERIFY(best.value(QStringLiteral("retrievedPerSecond")).toDouble() > 0);
+        }
+        // Test 6's consumer took 50 of Packet5's 88 parameters of every packet; the station decoded all 88.
+        const QJsonObject six = tests[0].toObject().value(QStringLiteral("best")).toObject();
+        QCOMPARE(qRound(six.value(QStringLiteral("decodedPerSecond")).toDouble() / six.value(QStringLiteral("retrievedPerSecond")).toDouble() * 50),
+                 88);
+
+        QFile md(out.filePath(QStringLiteral("results.md")));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        QVERIFY(text.contains(QStringLiteral("| 6 Process entire packet, record and forward | 3 | 4.0 Mbit/s |")));
+        QVERIFY(text.contains(QStringLiteral("### Test 8 — A typical end user")));
+        QVERIFY(text.contains(QStringLiteral("| Parameters/sec | 17 800 |")));
+        QImage png(out.filePath(QStringLiteral("results.png")));
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() >= 800);
+    }
+
+    // A station whose process queue holds one packet cannot take 200 Mbit/s: the run must say where
+    // packets went and the tool must exit 3 (no rate with 100% delivery).
+    void lossIsFoundAndExplained()
+    {
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const Outcome r = runPerf({"--tests", "1", "--seconds", "1", "--min", "200", "--start", "200", "--max", "200", "--refine", "0",
+                                   "--retries", "0", "--no-reference", "--queues",
+                                   R"({"processPacketQueueSize": 1, "networkPacketQueueSize": 2, "networkPacketQueueWarningThreshold": 1})",
+                                   "--out", out.path()});
+        QVERIFY2(r.exitCode == 3, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("LOSS")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("queue drops")), qPrintable(r.out));
+        const QJsonObject results = telestation::test::readJsonObject(out.filePath(QStringLiteral("results.json")));
+        const QJsonObject test = results.value(QStringLiteral("tests")).toArray().at(0).toObject();
+        QVERIFY(!test.contains(QStringLiteral("best")));
+        QCOMPARE(test.value(QStringLiteral("lossyMbps")).toArray().size(), 1);
+    }
+
+    // The endurance configuration, briefly: nothing lost, memory sampled, a verdict.
+    void enduranceRunPasses()
+    {
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const Outcome r = runPerf({"endurance", "--duration", "12s", "--warmup", "4s", "--sample", "1s", "--out", out.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const QJsonObject j = telestation::test::readJsonObject(out.filePath(QStringLiteral("endurance.json")));
+        QCOMPARE(j.value(QStringLiteral("passed")).toBool(), true);
+        // 100 packets/s + 1 packet/s for 12 s.
+        QVERIFY(j.value(QStringLiteral("sent")).toInteger() >= 1100);
+        QCOMPARE(j.value(QStringLiteral("received")).toInteger(), j.value(QStringLiteral("sent")).toInteger());
+        QVERIFY(j.value(QStringLiteral("recorded")).toInteger() >= 11);
+        QCOMPARE(j.value(QStringLiteral("arrived")).toInteger(), j.value(QStringLiteral("recorded")).toInteger());
+        QVERIFY(j.value(QStringLiteral("samples")).toArray().size() >= 8);
+        QVERIFY(j.value(QStringLiteral("rssAfterWarmup")).toInteger() > 0);
+        QVERIFY(QFile::exists(out.filePath(QStringLiteral("endurance.md"))));
+    }
+
+    // A station on "another machine": an agent on 127.0.0.1 runs the stations; the simulator and the
+    // forward destination stay with the driver, which reaches the agent over TCP.
+    void agentRunsTheStationForAnotherMachine()
+    {
+        QProcess agent;
+        agent.start(QStringLiteral(TELESTATION_BIN_DIR "/telestation-perf"),
+                    {"agent", "--listen", "127.0.0.1:0", "--connections", "1"});
+        QVERIFY(agent.waitForStarted());
+        QString listening;
+        QTRY_VERIFY_WITH_TIMEOUT((listening += QString::fromUtf8(agent.readAllStandardOutput())).contains('\n'), 10000);
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("listening on 127.0.0.1:(\\d+)")).match(listening);
+        QVERIFY2(m.hasMatch(), qPrintable(listening));
+
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const Outcome r = runPerf({"--station", "127.0.0.1:" + m.captured(1), "--tests", "1,forward", "--seconds", "1",
+                                   "--min", "20", "--start", "20", "--max", "20", "--refine", "0", "--retries", "0",
+                                   "--no-reference", "--out", out.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("telestation-perf agent")), qPrintable(r.out));
+        const QJsonArray tests = telestation::test::readJsonObject(out.filePath(QStringLiteral("results.json"))).value(QStringLiteral("tests")).toArray();
+        QCOMPARE(tests.size(), 2);
+        for (const auto& t : tests)
+            QVERIFY(t.toObject().value(QStringLiteral("best")).toObject().value(QStringLiteral("mbps")).toDouble() > 15);
+        // The agent ends after its one connection, having stopped its stations.
+        QVERIFY(agent.waitForFinished(20000));
+        QCOMPARE(agent.exitCode(), 0);
+        const QString agentLog = listening + QString::fromUtf8(agent.readAllStandardOutput());
+        QVERIFY2(agentLog.count(QStringLiteral("stop: exit 0")) == 2, qPrintable(agentLog));
+    }
+
+    void agentRefusesNonsense()
+    {
+        const Outcome r = runPerf({"--station", "127.0.0.1:1", "--tests", "1", "--no-reference"}, 30000);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("cannot connect to the agent")), qPrintable(r.err));
+    }
+
+    void wrongOptionsAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown test") << QStringList{"--tests", "9"} << "unknown test '9'";
+        QTest::newRow("bad rate") << QStringList{"--start", "fast"} << "--start";
+        QTest::newRow("bad queues") << QStringList{"--queues", "[1]"} << "--queues needs a JSON object";
+        QTest::newRow("bad duration") << QStringList{"endurance", "--duration", "soon"} << "--duration takes a duration";
+        QTest::newRow("unknown option") << QStringList{"--fast"} << "unknown option --fast";
+    }
+    void wrongOptionsAreRefused()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Outcome r = runPerf(args, 30000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPerfCli)
+#include "tst_perf_cli.moc"
