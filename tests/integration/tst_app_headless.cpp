@@ -124,6 +124,8 @@ private slots:
     void sigtermStopsCleanly();
     void lossGivesExitCode3();
     void badProfileGivesExitCode2();
+    void badConsumerGivesExitCode2_data();
+    void badConsumerGivesExitCode2();
 };
 
 void TestAppHeadless::runsForDurationAndReports()
@@ -231,6 +233,34 @@ void TestAppHeadless::badProfileGivesExitCode2()
     QCOMPARE(p->exitCode(), 2);
     const QString err = QString::fromUtf8(p->readAllStandardError());
     QVERIFY2(err.contains(QStringLiteral("$.streams[0].packets[0].mode")), qPrintable(err));
+}
+
+
+void TestAppHeadless::badConsumerGivesExitCode2_data()
+{
+    QTest::addColumn<QString>("consume");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown kind") << "packets,archive" << "'archive': unknown kind of consumer";
+    QTest::newRow("count on packets") << "packets:5" << "packets takes no count";
+    QTest::newRow("zero count") << "parameters:0" << "whole number above zero";
+    QTest::newRow("empty stream") << "display:72@" << "no stream name after '@'";
+    QTest::newRow("trailing comma") << "packets," << "ends with a comma";
+    // Well formed, but the profile has no such stream: refused before the station starts.
+    QTest::newRow("unknown stream") << "computation:50@nowhere" << "no stream named 'nowhere'";
+}
+
+void TestAppHeadless::badConsumerGivesExitCode2()
+{
+    QFETCH(QString, consume);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString profile = writeProfile(dir, freeUdpPort());
+    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
+                                      QStringLiteral("--duration"), QStringLiteral("5"), QStringLiteral("--consume"), consume});
+    QVERIFY(p->waitForFinished(20000));
+    QCOMPARE(p->exitCode(), 2);
+    const QString err = QString::fromUtf8(p->readAllStandardError());
+    QVERIFY2(err.contains(message), qPrintable(err));
 }
 
 QTEST_GUILESS_MAIN(TestAppHeadless)
