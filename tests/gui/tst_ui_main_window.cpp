@@ -188,6 +188,41 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("gauge")), qPrintable(error));
     }
 
+    // With no saved layout (a first start, the demo), a packet view shares the first value display's
+    // place as a tab behind it, so that the values and the plots get the height, and the displays take
+    // about half the width.
+    void firstStartLayoutGivesValuesAndPlotsTheRoom()
+    {
+        QTemporaryDir dir;
+        ui::StationSession session;
+        QString error;
+        QVERIFY(session.open(profileIn(dir), {}, &error));
+        QSettings().clear();
+        ui::MainWindow window(session);
+        window.resize(1600, 1000);
+        window.restoreLayout(QList<QJsonObject>{valuesSpec(), plotSpec(), packetSpec()});
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(window.displays().size(), 3);
+        const auto dockOf = [&](const char* type) -> ui::DisplayDock* {
+            for (auto* d : window.displays())
+                if (d->spec().value(QStringLiteral("type")).toString() == QLatin1String(type))
+                    return d;
+            return nullptr;
+        };
+        auto* values = dockOf("values");
+        auto* plot = dockOf("plot");
+        auto* packet = dockOf("packet");
+        QVERIFY(values && plot && packet);
+        QVERIFY(window.tabifiedDockWidgets(values).contains(packet));
+        QVERIFY(!window.tabifiedDockWidgets(values).contains(plot));
+        // The value display is the tab in front, and the displays' column is about half the window.
+        QTRY_VERIFY(!values->visibleRegion().isEmpty());
+        QVERIFY(packet->visibleRegion().isEmpty());
+        QTRY_VERIFY2(plot->width() > window.width() * 35 / 100 && plot->width() < window.width() * 60 / 100,
+                     qPrintable(QStringLiteral("displays %1 px of %2").arg(plot->width()).arg(window.width())));
+    }
+
     void statisticsShowTheEnginesCounts()
     {
         QTemporaryDir dir;
