@@ -162,44 +162,6 @@ private:
 
 namespace {
 
-std::unique_ptr<api::PacketSubscription> packetSubscription(pipeline::Station& station, const ConsumerSpec& spec,
-                                                            std::string& error)
-{
-    api::PacketSubscription::Options o;
-    o.name = spec.text;
-    o.stream = spec.stream;
-    auto sub = api::PacketSubscription::create(station, o);
-    if (!sub) {
-        error = sub.error().message;
-        return nullptr;
-    }
-    return std::move(*sub);
-}
-
-class PacketConsumer final : public ApiConsumer {
-public:
-    PacketConsumer(pipeline::Station& station, const ConsumerSpec& spec) : ApiConsumer(station, spec)
-    {
-        std::string error;
-        m_sub = packetSubscription(station, spec, error);
-        if (!m_sub)
-            fail(error);
-    }
-    ~PacketConsumer() override { finish(); }
-
-private:
-    std::size_t pollOnce() override
-    {
-        std::uint64_t bytes = 0;
-        const std::size_t n = m_sub->poll([&](const api::PacketView& p) { bytes += p.packet.size(); }, 4096);
-        m_checksum += bytes;
-        m_packets.fetch_add(n, std::memory_order_relaxed);
-        return n;
-    }
-    std::unique_ptr<api::PacketSubscription> m_sub;
-    std::uint64_t m_checksum = 0; // touches every packet's size, as a real user reads its packets
-};
-
 class ParameterConsumer final : public ApiConsumer {
 public:
     ParameterConsumer(pipeline::Station& station, const ConsumerSpec& spec) : ApiConsumer(station, spec)
@@ -230,17 +192,21 @@ private:
     std::uint64_t m_checksum = 0;
 };
 
-// Every packet, and `count` of its parameters decoded through the API on demand.
-class ComputationConsumer final : public ApiConsumer {
+// Every packet, and `count` of its parameters (0 for "packets") decoded through the API on demand.
+class PacketConsumer final : public ApiConsumer {
 public:
-    ComputationConsumer(pipeline::Station& station, const ConsumerSpec& spec) : ApiConsumer(station, spec), m_reader(station)
+    PacketConsumer(pipeline::Station& station, const ConsumerSpec& spec) : ApiConsumer(station, spec), m_reader(station)
     {
-        std::string error;
-        m_sub = packetSubscription(station, spec, error);
-        if (!m_sub)
-            fail(error);
+        api::PacketSubscription::Options o;
+        o.name = spec.text;
+        o.stream = spec.stream;
+        auto sub = api::PacketSubscription::create(station, o);
+        if (sub)
+            m_sub = std::move(*sub);
+        else
+            fail(sub.error().message);
     }
-    ~ComputationConsumer() override { finish(); }
+    ~PacketConsumer() override { finish(); }
 
 private:
     std::size_t pollOnce() override
@@ -248,6 +214,7 @@ private:
         std::uint64_t parameters = 0;
         const std::size_t n = m_sub->poll(
             [&](const api::PacketView& p) {
+                m_checksum += p.packet.size(); // touches every packet, as a real user reads its packets
                 for (std::uint32_t i = 0; i < m_spec.count; ++i) {
                     const auto sample = m_reader.decode(p, i);
                     if (!sample)
@@ -329,13 +296,11 @@ ApiConsumers::ApiConsumers(pipeline::Station& station, const std::vector<Consume
     for (const auto& spec : specs) {
         switch (spec.kind) {
         case ConsumerSpec::Kind::Packets:
+        case ConsumerSpec::Kind::Computation:
             m_consumers.push_back(std::make_unique<PacketConsumer>(station, spec));
             break;
         case ConsumerSpec::Kind::Parameters:
             m_consumers.push_back(std::make_unique<ParameterConsumer>(station, spec));
-            break;
-        case ConsumerSpec::Kind::Computation:
-            m_consumers.push_back(std::make_unique<ComputationConsumer>(station, spec));
             break;
         case ConsumerSpec::Kind::Display:
             m_consumers.push_back(std::make_unique<DisplayConsumer>(station, spec));

@@ -15,6 +15,7 @@
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 #include "sim/core/sim_stream.hpp"
+#include "tests/support/model_builders.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/displays/parameter_plot.hpp"
 #include "ui/displays/value_display.hpp"
@@ -51,20 +52,7 @@ constexpr double kTargetP99Ms = 50;
 mdb::MissionDatabase benchDatabase(const mdb::MissionDatabase& training)
 {
     mdb::MissionDatabase db = training;
-    mdb::PacketDef bulk;
-    bulk.name = "Bulk";
-    bulk.apid = kBulkApid;
-    bulk.length = 6 + 2 * kBulkParameters;
-    for (int i = 0; i < kBulkParameters; ++i) {
-        mdb::ParameterDef p;
-        p.name = "P" + std::to_string(1000 + i).substr(1);
-        p.bitOffset = static_cast<std::uint32_t>(48 + 16 * i);
-        p.bitLength = 16;
-        if (i % 10 == 0)
-            p.limits = mdb::NumericLimits{50, 100, 60000, 65000, true};
-        bulk.parameters.push_back(std::move(p));
-    }
-    db.packets.push_back(std::move(bulk));
+    db.packets.push_back(test::makeBulkPacket(kBulkApid, kBulkParameters));
     return db;
 }
 

@@ -10,6 +10,7 @@
 #include "sim/core/sim_stream.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/models/value_table_model.hpp"
+#include "tests/support/model_builders.hpp"
 
 #include <QAbstractItemModel>
 #include <QColor>
@@ -55,20 +56,7 @@ mdb::MissionDatabase testDb()
     auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
     if (!db)
         qFatal("training database: %s", db.error().toString().c_str());
-    mdb::PacketDef bulk;
-    bulk.name = "Bulk";
-    bulk.apid = kBulkApid;
-    bulk.length = 6 + 2 * kBulkParameters;
-    for (int i = 0; i < kBulkParameters; ++i) {
-        mdb::ParameterDef p;
-        p.name = "P" + std::to_string(1000 + i).substr(1);
-        p.bitOffset = static_cast<std::uint32_t>(48 + 16 * i);
-        p.bitLength = 16;
-        if (i % 10 == 0)
-            p.limits = mdb::NumericLimits{50, 100, 60000, 65000, true};
-        bulk.parameters.push_back(std::move(p));
-    }
-    db->packets.push_back(std::move(bulk));
+    db->packets.push_back(test::makeBulkPacket(kBulkApid, kBulkParameters));
     return std::move(*db);
 }
 

@@ -41,6 +41,17 @@ Run runSim(const QStringList& args)
     return r;
 }
 
+// Writes a scenario file into `dir`; its path, or empty when it cannot be written. (Scenarios are
+// written with plain string literals: Qt 6.4's moc mis-reads "//" inside raw string literals.)
+QString writeScenario(const QTemporaryDir& dir, const QString& json)
+{
+    const QString path = dir.filePath(QStringLiteral("s.json"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(json.toUtf8()) < 0)
+        return {};
+    return path;
+}
+
 } // namespace
 
 class TestSimCli : public QObject {
@@ -77,19 +88,14 @@ private slots:
         QTemporaryDir dir;
         telestation::test::UdpCapture a;
         telestation::test::UdpCapture b;
-        const QString scenario = dir.filePath(QStringLiteral("s.json"));
-        QFile f(scenario);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        // Plain string literals: Qt 6.4's moc mis-reads "//" inside raw string literals.
-        f.write(QStringLiteral("{\"streams\": ["
+        const QString scenario = writeScenario(dir, QStringLiteral("{\"streams\": ["
                                "{\"name\": \"rt\", \"destination\": \"udp:/" "/127.0.0.1:%1\", \"rate\": \"2kpps\","
                                " \"count\": 300, \"mix\": [{\"packet\": \"Packet5\"}]},"
                                "{\"name\": \"hk\", \"destination\": \"udp:/" "/127.0.0.1:%2\", \"rate\": \"100kbps\","
                                " \"count\": 200, \"mix\": [{\"packet\": 100}], \"faults\": {\"drop\": 0.1}, \"seed\": 3}]}")
-                    .arg(a.port())
-                    .arg(b.port())
-                    .toUtf8());
-        f.close();
+                                                    .arg(a.port())
+                                                    .arg(b.port()));
+        QVERIFY(!scenario.isEmpty());
         const QString summary = dir.filePath(QStringLiteral("summary.json"));
         const Run r = runSim({QStringLiteral("--headless"), QStringLiteral("--scenario"), scenario,
                               QStringLiteral("--summary-out"), summary});
@@ -110,18 +116,14 @@ private slots:
         QTemporaryDir dir;
         telestation::test::UdpCapture a;
         telestation::test::UdpCapture b;
-        const QString scenario = dir.filePath(QStringLiteral("s.json"));
-        QFile f(scenario);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QStringLiteral("{\"streams\": ["
+        const QString scenario = writeScenario(dir, QStringLiteral("{\"streams\": ["
                                "{\"name\": \"rt\", \"destination\": \"udp:/" "/127.0.0.1:%1\", \"rate\": \"2kpps\","
                                " \"mix\": [{\"packet\": \"Packet5\"}]},"
                                "{\"name\": \"hk\", \"destination\": \"udp:/" "/127.0.0.1:%2\", \"rate\": \"5kpps\","
                                " \"duration\": 600, \"mix\": [{\"packet\": 100}]}]}")
-                    .arg(a.port())
-                    .arg(b.port())
-                    .toUtf8());
-        f.close();
+                                                    .arg(a.port())
+                                                    .arg(b.port()));
+        QVERIFY(!scenario.isEmpty());
         const QString summary = dir.filePath(QStringLiteral("summary.json"));
         const Run r = runSim({QStringLiteral("--headless"), QStringLiteral("--scenario"), scenario, QStringLiteral("--count"),
                               QStringLiteral("250"), QStringLiteral("--summary-out"), summary});

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -410,6 +411,20 @@ std::uint16_t freeUdpPort()
 std::uint16_t freeTcpPort()
 {
     return freeLoopbackPort(SOCK_STREAM);
+}
+
+std::vector<std::uint16_t> freeUdpPorts(std::size_t count)
+{
+    std::vector<std::uint16_t> ports;
+    while (ports.size() < count) {
+        const std::uint16_t port = freeUdpPort();
+        if (port == 0)
+            return {};
+        // distinct: a free port is closed again before the next one is looked for
+        if (std::find(ports.begin(), ports.end(), port) == ports.end())
+            ports.push_back(port);
+    }
+    return ports;
 }
 
 bool udpPortBound(std::uint16_t port)

@@ -110,6 +110,8 @@ private:
 // A free loopback UDP port: bound to port 0, read back, closed. Another program could take it before
 // the station does; the station would then fail to start, and the run says so.
 [[nodiscard]] std::uint16_t freeUdpPort();
+// Distinct free loopback UDP ports; empty when none could be had.
+[[nodiscard]] std::vector<std::uint16_t> freeUdpPorts(std::size_t count);
 // The same for TCP (a server's listening port).
 [[nodiscard]] std::uint16_t freeTcpPort();
 // Whether a socket is bound to this UDP port (/proc/net/udp and udp6): reading the table cannot get

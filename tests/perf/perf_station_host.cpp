@@ -252,13 +252,11 @@ std::string LocalStationHost::stop(std::uint64_t expected, StationOutcome& out)
     out.summary = Json::parse(readFile(m_dir / "station.json"), nullptr, false);
     if (out.summary.is_discarded())
         out.summary = Json();
-    const bool failed = (out.exitCode != 0) || out.summary.is_null();
-    if (!m_options.keep && !(failed && m_keepThisRun)) {
+    if (!m_options.keep) {
         std::error_code ec;
         fs::remove_all(m_dir, ec);
         fs::remove_all(m_recordings, ec);
     }
-    m_keepThisRun = false;
     if (out.exitCode != 0 && out.exitCode != 3)
         return "the station failed (exit " + std::to_string(out.exitCode) + "):\n" + out.err;
     if (out.summary.is_null() || !member(out.summary, "streams").is_array())

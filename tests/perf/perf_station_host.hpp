@@ -72,15 +72,12 @@ public:
     [[nodiscard]] std::string stationAddress() const override { return m_bindAddress == "0.0.0.0" ? "127.0.0.1" : m_bindAddress; }
     [[nodiscard]] std::string returnAddress() const override { return "127.0.0.1"; }
     [[nodiscard]] bool local() const override { return true; }
-    // Keep the run's directory after a failed run (for a look at the logs).
-    void keepNextRun() { m_keepThisRun = true; }
 
 private:
     RunOptions m_options;
     std::string m_bindAddress;
     std::unique_ptr<Child> m_station;
     std::filesystem::path m_dir, m_recordings;
-    bool m_keepThisRun = false;
 };
 
 // A station run by `telestation-perf agent` on another machine.

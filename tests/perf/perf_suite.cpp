@@ -235,20 +235,6 @@ std::string startSimulator(const RunOptions& options, const fs::path& dir, const
     return sim.start(args, dir / "sim.out", dir / "sim.err");
 }
 
-std::vector<std::uint16_t> freeUdpPorts(std::size_t count)
-{
-    std::vector<std::uint16_t> ports;
-    while (ports.size() < count) {
-        const std::uint16_t port = freeUdpPort();
-        if (port == 0)
-            return {};
-        // distinct: a free port is closed again before the next one is looked for
-        if (std::find(ports.begin(), ports.end(), port) == ports.end())
-            ports.push_back(port);
-    }
-    return ports;
-}
-
 std::string runTest(const RunOptions& options, StationHost& host, const PerfTest& test, double aggregateMbps, RunResult& run)
 {
     run = RunResult{};

@@ -89,8 +89,6 @@ struct RunResult {
 // Runs the simulator on `scenario` (written to dir/scenario.json) for `seconds`. Error text, empty on success.
 [[nodiscard]] std::string startSimulator(const RunOptions& options, const std::filesystem::path& dir, const Json& scenario,
                                          double seconds, Child& sim);
-// Distinct free loopback UDP ports; empty when none could be had.
-[[nodiscard]] std::vector<std::uint16_t> freeUdpPorts(std::size_t count);
 
 class StationHost;
 

@@ -3,6 +3,7 @@
 
 #include "core/mdb/model.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace telestation::test {
@@ -16,6 +17,24 @@ inline mdb::ParameterDef makeParameter(std::string name, std::uint32_t bitOffset
     p.bitLength = bitLength;
     p.type = type;
     return p;
+}
+
+// "Bulk": `count` 16-bit parameters P000, P001, ... after the primary header, every tenth with limits
+// 100..60000 yellow / 50..65000 red. The training mission has 145 parameters in all; displays and their
+// benchmarks need a packet of a thousand.
+inline mdb::PacketDef makeBulkPacket(std::uint16_t apid, int count)
+{
+    mdb::PacketDef bulk;
+    bulk.name = "Bulk";
+    bulk.apid = apid;
+    bulk.length = static_cast<std::uint32_t>(6 + 2 * count);
+    for (int i = 0; i < count; ++i) {
+        auto p = makeParameter("P" + std::to_string(1000 + i).substr(1), static_cast<std::uint32_t>(48 + 16 * i), 16);
+        if (i % 10 == 0)
+            p.limits = mdb::NumericLimits{50, 100, 60000, 65000, true};
+        bulk.parameters.push_back(std::move(p));
+    }
+    return bulk;
 }
 
 } // namespace telestation::test
