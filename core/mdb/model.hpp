@@ -92,6 +92,12 @@ struct TimeCalibrator {
     friend bool operator==(const TimeCalibrator&, const TimeCalibrator&) = default;
 };
 
+// Named epochs, as Unix seconds (UTC, leap seconds ignored as everywhere in Telestation).
+inline constexpr double kEpochTai1958 = -378691200.0;   // 1958-01-01T00:00:00
+inline constexpr double kEpochGps1980 = 315964800.0;    // 1980-01-06T00:00:00
+inline constexpr double kEpochUnix1970 = 0.0;           // 1970-01-01T00:00:00
+inline constexpr double kEpochJ2000 = 946727935.816;    // 2000-01-01T12:00:00 TT = 11:58:55.816 UTC
+
 using Calibrator =
     std::variant<std::monostate, PolynomialCalibrator, PointPairCalibrator, EnumerationCalibrator, TimeCalibrator>;
 
