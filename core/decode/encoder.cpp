@@ -194,18 +194,29 @@ bool polynomialMonotonic(const double* d, std::uint32_t degree, double lo, doubl
 Result<EncodePlan> EncodePlan::compile(const mdb::PacketDef& packet)
 {
     // Refuse exactly what the decoder refuses: an encoder for packets nobody can read is no use.
-    if (auto decoder = DecodePlan::compile(packet); !decoder.ok())
+    auto decoder = DecodePlan::compile(packet);
+    if (!decoder.ok())
         return decoder.error();
 
     EncodePlan plan;
+    plan.m_decoder = std::move(*decoder);
     plan.m_fields.reserve(packet.parameters.size());
-    for (const auto& p : packet.parameters) {
+    for (std::size_t index = 0; index < packet.parameters.size(); ++index) {
+        const auto& p = packet.parameters[index];
         Field f;
-        f.bitOffset = p.bitOffset;
+        const DecodePlan::Location at = plan.m_decoder.locate({}, index);
+        if (index >= plan.m_decoder.fixedCount())
+            f.flags |= kVariable;
+        f.bitOffset = at.bitOffset;
         f.type = p.type;
-        f.endByte = static_cast<std::uint32_t>((std::uint64_t{p.bitOffset} + p.bitLength + 7) / 8);
-        const bool isBytes = p.type == mdb::DataType::String || p.type == mdb::DataType::Bytes;
-        const std::uint32_t valueBits = isBytes ? 8 * std::min<std::uint32_t>(p.bitLength / 8, 8) : p.bitLength;
+        f.endByte = static_cast<std::uint32_t>((std::uint64_t{at.bitOffset} + p.bitLength + 7) / 8);
+        f.sizeKind = p.size.kind;
+        f.leadingSizeBits = p.size.leadingSizeBits;
+        f.terminator = p.size.terminator;
+        f.maxBytes = p.size.maxBytes;
+        const bool isBytes = mdb::isByteSequence(p.type);
+        const std::uint32_t valueBits = isBytes ? 8 * std::min<std::uint32_t>(std::max<std::uint32_t>(p.bitLength / 8, 1), 8)
+                                                : p.bitLength;
         f.bitLength = static_cast<std::uint8_t>(valueBits);
         f.byteCount = static_cast<std::uint8_t>(valueBits / 8);
         if (isBytes)
@@ -232,6 +243,13 @@ Result<EncodePlan> EncodePlan::compile(const mdb::PacketDef& packet)
             codeHigh = static_cast<std::int64_t>(lowBits(p.bitLength - 1));
             codeLow = -codeHigh - 1;
             break;
+        case mdb::DataType::SignMagnitudeInt:
+        case mdb::DataType::OnesComplementInt: // symmetric: -(2^(n-1) - 1) .. 2^(n-1) - 1 (and a negative zero)
+            f.maxConverted = std::ldexp(1.0, static_cast<int>(p.bitLength) - 1) - 1;
+            f.minConverted = -f.maxConverted;
+            codeHigh = static_cast<std::int64_t>(lowBits(p.bitLength - 1));
+            codeLow = -codeHigh;
+            break;
         case mdb::DataType::Float:
             f.maxConverted = p.bitLength == 32 ? double{FLT_MAX} : DBL_MAX;
             f.minConverted = -f.maxConverted;
@@ -245,6 +263,8 @@ Result<EncodePlan> EncodePlan::compile(const mdb::PacketDef& packet)
 
         if (const auto* poly = std::get_if<mdb::PolynomialCalibrator>(&p.calibrator)) {
             plan.compilePolynomial(f, poly->coefficients);
+        } else if (const auto* time = std::get_if<mdb::TimeCalibrator>(&p.calibrator)) {
+            plan.compilePolynomial(f, {time->epochUnixSeconds + time->offset, time->scale}); // the same line
         } else if (const auto* table = std::get_if<mdb::PointPairCalibrator>(&p.calibrator)) {
             f.calKind = CalKind::PointPair;
             f.calIndex = static_cast<std::uint32_t>(plan.m_tables.size());
@@ -455,6 +475,18 @@ inline std::uint64_t EncodePlan::rawFor(const Field& f, double x) noexcept
         }
         return static_cast<std::uint64_t>(t) & lowBits(f.bitLength);
     }
+    case mdb::DataType::SignMagnitudeInt:
+    case mdb::DataType::OnesComplementInt: {
+        double m = x != x ? 0 : std::min(std::fabs(x), f.maxConverted);
+        auto magnitude = static_cast<std::uint64_t>(m);
+        if (m - static_cast<double>(magnitude) >= 0.5 && static_cast<double>(magnitude) < f.maxConverted)
+            ++magnitude;
+        if (!(x < 0) || magnitude == 0)
+            return magnitude;
+        if (f.type == mdb::DataType::SignMagnitudeInt)
+            return (std::uint64_t{1} << (f.bitLength - 1)) | magnitude;
+        return ~magnitude & lowBits(f.bitLength);
+    }
     case mdb::DataType::Float:
         if (f.bitLength == 32) {
             // A finite value beyond the float range becomes the largest float, not infinity.
@@ -633,9 +665,29 @@ inline bool EncodePlan::invert(const Field& f, double y, double& x) const noexce
     return true;
 }
 
+EncodePlan::Field EncodePlan::placed(std::span<const std::uint8_t> packet, std::size_t index) const noexcept
+{
+    Field f = m_fields[index];
+    if (!(f.flags & kVariable)) [[likely]]
+        return f;
+    const DecodePlan::Location at = m_decoder.locate(packet, index);
+    if (!at.present) {
+        f.endByte = std::numeric_limits<std::uint32_t>::max(); // nowhere: nothing is written
+        return f;
+    }
+    f.bitOffset = at.bitOffset;
+    f.endByte = static_cast<std::uint32_t>((std::uint64_t{at.bitOffset} + at.bitLength + 7) / 8);
+    if (mdb::isByteSequence(f.type)) {
+        f.bytesLength = at.bitLength / 8;
+        f.bitLength = static_cast<std::uint8_t>(8 * std::min<std::uint32_t>(std::max<std::uint32_t>(f.bytesLength, 1), 8));
+        f.byteCount = static_cast<std::uint8_t>(f.bitLength / 8);
+    }
+    return f;
+}
+
 void EncodePlan::setRaw(std::span<std::uint8_t> packet, std::size_t index, std::uint64_t raw) const noexcept
 {
-    writeRaw(packet, m_fields[index], raw);
+    writeRaw(packet, placed(packet, index), raw);
 }
 
 std::uint64_t EncodePlan::rawForConverted(std::size_t index, double converted) const noexcept
@@ -650,9 +702,8 @@ bool EncodePlan::convertedForCalibrated(std::size_t index, double calibrated, do
 
 void EncodePlan::setConverted(std::span<std::uint8_t> packet, std::size_t index, double converted) const noexcept
 {
-    const Field& f = m_fields[index];
-    if (f.bytesLength == 0)
-        writeRaw(packet, f, rawFor(f, converted));
+    if (!mdb::isByteSequence(m_fields[index].type))
+        writeRaw(packet, placed(packet, index), rawFor(m_fields[index], converted));
 }
 
 bool EncodePlan::setCalibrated(std::span<std::uint8_t> packet, std::size_t index, double calibrated) const noexcept
@@ -661,7 +712,7 @@ bool EncodePlan::setCalibrated(std::span<std::uint8_t> packet, std::size_t index
     double converted;
     if (!invert(f, calibrated, converted))
         return false;
-    writeRaw(packet, f, rawFor(f, converted));
+    writeRaw(packet, placed(packet, index), rawFor(f, converted));
     return true;
 }
 
@@ -673,7 +724,7 @@ bool EncodePlan::setState(std::span<std::uint8_t> packet, std::size_t index, std
     const Range r = m_stateRanges[f.calIndex];
     if (stateIndex >= r.count || !m_stateWritable[r.first + stateIndex])
         return false;
-    writeRaw(packet, f, m_stateCodes[r.first + stateIndex]);
+    writeRaw(packet, placed(packet, index), m_stateCodes[r.first + stateIndex]);
     return true;
 }
 
@@ -683,23 +734,65 @@ std::size_t EncodePlan::stateCount(std::size_t index) const noexcept
     return f.calKind == CalKind::Enumeration ? m_stateRanges[f.calIndex].count : 0;
 }
 
-void EncodePlan::setBytes(std::span<std::uint8_t> packet, std::size_t index,
-                          std::span<const std::uint8_t> bytes) const noexcept
+namespace {
+
+void writeBytesAt(std::span<std::uint8_t> packet, std::uint64_t bitOffset, std::span<const std::uint8_t> bytes,
+                  std::size_t length) noexcept
 {
-    const Field& f = m_fields[index];
-    if (f.bytesLength == 0 || f.endByte > packet.size())
-        return;
-    const std::size_t length = f.bytesLength;
     const std::size_t n = std::min(bytes.size(), length);
-    if (f.bitOffset % 8 == 0) {
-        std::uint8_t* out = packet.data() + f.bitOffset / 8;
+    if (bitOffset % 8 == 0) {
+        std::uint8_t* out = packet.data() + bitOffset / 8;
         if (n > 0)
             std::memmove(out, bytes.data(), n);
         std::memset(out + n, 0, length - n);
     } else {
         for (std::size_t i = 0; i < length; ++i)
-            insertBits(packet.data(), f.bitOffset + static_cast<std::uint32_t>(8 * i), 8, i < n ? bytes[i] : 0);
+            insertBits(packet.data(), static_cast<std::uint32_t>(bitOffset + 8 * i), 8, i < n ? bytes[i] : 0);
     }
+}
+
+} // namespace
+
+// A string whose length the packet carries (a terminator after it, or a count before it): as much of
+// the text as its bound and the packet allow.
+void EncodePlan::writeCountedString(std::span<std::uint8_t> packet, const Field& f, std::uint64_t start,
+                                    std::span<const std::uint8_t> bytes) const noexcept
+{
+    const std::uint64_t available = std::uint64_t{packet.size()} * 8;
+    const bool leading = f.sizeKind == mdb::SizeKind::LeadingSize;
+    const std::uint64_t overhead = leading ? f.leadingSizeBits : 8u;
+    if (start + overhead > available)
+        return;
+    std::uint64_t n = std::min<std::uint64_t>(bytes.size(), (available - start - overhead) / 8);
+    if (f.maxBytes != 0)
+        n = std::min<std::uint64_t>(n, f.maxBytes);
+    if (leading) {
+        n = std::min<std::uint64_t>(n, lowBits(f.leadingSizeBits));
+        insertBits(packet.data(), static_cast<std::uint32_t>(start), f.leadingSizeBits, n);
+        writeBytesAt(packet, start + f.leadingSizeBits, bytes, n);
+    } else {
+        writeBytesAt(packet, start, bytes, n);
+        insertBits(packet.data(), static_cast<std::uint32_t>(start + 8 * n), 8, f.terminator);
+    }
+}
+
+void EncodePlan::setBytes(std::span<std::uint8_t> packet, std::size_t index,
+                          std::span<const std::uint8_t> bytes) const noexcept
+{
+    if (!mdb::isByteSequence(m_fields[index].type))
+        return;
+    const Field& def = m_fields[index];
+    if (def.sizeKind == mdb::SizeKind::Terminated || def.sizeKind == mdb::SizeKind::LeadingSize) {
+        // Its start, not its current size: what was written there before does not matter.
+        const DecodePlan::Location at = m_decoder.locate(packet, index);
+        if (at.startKnown)
+            writeCountedString(packet, def, at.startBit, bytes);
+        return;
+    }
+    const Field f = placed(packet, index);
+    if (f.endByte > packet.size())
+        return;
+    writeBytesAt(packet, f.bitOffset, bytes, f.bytesLength);
 }
 
 void EncodePlan::setString(std::span<std::uint8_t> packet, std::size_t index, std::string_view text) const noexcept

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/common/result.hpp"
+#include "core/decode/decode_plan.hpp"
 #include "core/mdb/model.hpp"
 
 #include <cstddef>
@@ -51,7 +52,12 @@ public:
     [[nodiscard]] std::size_t stateCount(std::size_t index) const noexcept; // 0 without an enumeration
 
     // String/Bytes: copies min(bytes.size(), field length) bytes and pads the rest of the field with
-    // NUL bytes. No-op for other types.
+    // NUL bytes. No-op for other types. A string ended by a terminator or preceded by its count takes
+    // the text's length (up to its bound and the packet's end) and writes the terminator or count too;
+    // a field sized by another parameter has the size that parameter gives (write that one first).
+    //
+    // Variable layouts: a parameter after one whose size or presence depends on the data is placed
+    // where the decoder finds it in the bytes written so far, so write parameters in order.
     void setBytes(std::span<std::uint8_t> packet, std::size_t index, std::span<const std::uint8_t> bytes) const noexcept;
     void setString(std::span<std::uint8_t> packet, std::size_t index, std::string_view text) const noexcept;
 
@@ -63,7 +69,7 @@ public:
     [[nodiscard]] double maxConverted(std::size_t index) const noexcept;
 
 private:
-    enum : std::uint8_t { kLittleEndian = 1, kInvertible = 2, kIncreasing = 4 };
+    enum : std::uint8_t { kLittleEndian = 1, kInvertible = 2, kIncreasing = 4, kVariable = 8 };
     enum class CalKind : std::uint8_t { None, Polynomial, PointPair, Enumeration };
 
     // One parameter: where its bits go (as DecodePlan reads them) and how to invert its calibration.
@@ -84,6 +90,10 @@ private:
         // polynomial narrowed to where its value stays finite (see encoder.cpp).
         double lo = 0;
         double hi = 0;
+        mdb::SizeKind sizeKind = mdb::SizeKind::Fixed;
+        std::uint8_t leadingSizeBits = 0;
+        std::uint8_t terminator = 0;
+        std::uint32_t maxBytes = 0;
     };
     // A polynomial as the decoder evaluates it (Horner over `count` coefficients) and its derivative.
     struct Poly {
@@ -112,6 +122,13 @@ private:
     [[nodiscard]] bool invert(const Field& f, double calibrated, double& converted) const noexcept;
     [[nodiscard]] static std::uint64_t rawFor(const Field& f, double converted) noexcept;
     static void writeRaw(std::span<std::uint8_t> packet, const Field& f, std::uint64_t raw) noexcept;
+    // The field as it lies in this packet: itself in the fixed part; in the variable part, placed by
+    // the decoder (endByte past any packet when it is absent).
+    [[nodiscard]] Field placed(std::span<const std::uint8_t> packet, std::size_t index) const noexcept;
+    void writeCountedString(std::span<std::uint8_t> packet, const Field& f, std::uint64_t start,
+                            std::span<const std::uint8_t> bytes) const noexcept;
+
+    DecodePlan m_decoder; // places the variable part
 
     std::vector<Field> m_fields;
     std::vector<Poly> m_polys;
