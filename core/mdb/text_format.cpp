@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -28,6 +30,7 @@ constexpr std::uint64_t kMaxApid = 2047;
 constexpr std::uint64_t kMaxUint32 = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kMaxUint64 = std::numeric_limits<std::uint64_t>::max();
 constexpr std::size_t kMaxPolynomialCoefficients = 6;
+constexpr std::string_view kTypeList = "UINT, INT, FLOAT, STRING, BYTES, INT_SIGN_MAGNITUDE or INT_ONES_COMPLEMENT";
 
 char toUpper(char c)
 {
@@ -71,14 +74,22 @@ enum class Keyword {
     Mission,
     Packet,
     Description,
+    LongDescription,
+    Path,
+    Alias,
     SecondaryId,
+    Match,
     SecondaryHeader,
     Parameter,
+    Size,
+    When,
     Units,
     OverlapOk,
     Poly,
     Point,
     State,
+    Time,
+    Context,
     Limits,
     Expected,
 };
@@ -89,14 +100,22 @@ Keyword keywordOf(std::string_view word)
         {"MISSION", Keyword::Mission},
         {"PACKET", Keyword::Packet},
         {"DESCRIPTION", Keyword::Description},
+        {"LONG_DESCRIPTION", Keyword::LongDescription},
+        {"PATH", Keyword::Path},
+        {"ALIAS", Keyword::Alias},
         {"SECONDARY_ID", Keyword::SecondaryId},
+        {"MATCH", Keyword::Match},
         {"SECONDARY_HEADER", Keyword::SecondaryHeader},
         {"PARAMETER", Keyword::Parameter},
+        {"SIZE", Keyword::Size},
+        {"WHEN", Keyword::When},
         {"UNITS", Keyword::Units},
         {"OVERLAP_OK", Keyword::OverlapOk},
         {"POLY", Keyword::Poly},
         {"POINT", Keyword::Point},
         {"STATE", Keyword::State},
+        {"TIME", Keyword::Time},
+        {"CONTEXT", Keyword::Context},
         {"LIMITS", Keyword::Limits},
         {"EXPECTED", Keyword::Expected},
     };
@@ -149,11 +168,17 @@ std::string quote(std::string_view text)
     out.reserve(text.size() + 2);
     out += '"';
     for (const char c : text) {
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        if (c == '\r') {
+            out += "\\r";
+            continue;
+        }
         if (c == '"' || c == '\\')
             out += '\\';
-        // The language has no escape for a line break (validation rejects one); keep the output
-        // parseable anyway.
-        out += (c == '\n' || c == '\r') ? ' ' : c;
+        out += c;
     }
     out += '"';
     return out;
@@ -204,6 +229,7 @@ public:
                 break;
             }
         }
+        closeParameter();
         m_result.database = std::move(m_db);
         if (m_errorCount == 0)
             addValidationIssues();
@@ -245,14 +271,32 @@ private:
         case Keyword::Description:
             onDescription();
             break;
+        case Keyword::LongDescription:
+            onLongDescription();
+            break;
+        case Keyword::Path:
+            onPath();
+            break;
+        case Keyword::Alias:
+            onAlias();
+            break;
         case Keyword::SecondaryId:
             onSecondaryId();
+            break;
+        case Keyword::Match:
+            onMatch();
             break;
         case Keyword::SecondaryHeader:
             onSecondaryHeader();
             break;
         case Keyword::Parameter:
             onParameter();
+            break;
+        case Keyword::Size:
+            onSize();
+            break;
+        case Keyword::When:
+            onWhen();
             break;
         case Keyword::Units:
             onUnits();
@@ -268,6 +312,12 @@ private:
             break;
         case Keyword::State:
             onState();
+            break;
+        case Keyword::Time:
+            onTime();
+            break;
+        case Keyword::Context:
+            onContext();
             break;
         case Keyword::Limits:
             onLimits();
@@ -311,12 +361,12 @@ private:
                         if (i + 1 >= line.size())
                             break;
                         const char e = line[i + 1];
-                        if (e != '"' && e != '\\') {
+                        if (e != '"' && e != '\\' && e != 'n' && e != 'r' && e != 't') {
                             error(static_cast<int>(i) + 1, "unknown escape '\\" + std::string(1, e)
-                                    + "' in a string; the escapes are \\\" and \\\\");
+                                    + "' in a string; the escapes are \\\", \\\\, \\n, \\r and \\t");
                             return false;
                         }
-                        token.text += e;
+                        token.text += e == 'n' ? '\n' : e == 'r' ? '\r' : e == 't' ? '\t' : e;
                         i += 2;
                         continue;
                     }
@@ -393,7 +443,9 @@ private:
         return true;
     }
 
-    std::optional<std::string> name(std::size_t k, const std::string& what)
+    enum class NameKind { Packet, Parameter };
+
+    std::optional<std::string> name(std::size_t k, const std::string& what, NameKind kind = NameKind::Parameter)
     {
         const Token* t = argument(k, what);
         if (!t)
@@ -402,12 +454,56 @@ private:
             tokenError(k, "expected " + what + ", found a string");
             return std::nullopt;
         }
-        if (!isValidName(t->raw)) {
+        if (kind == NameKind::Packet && !isValidPacketName(t->raw)) {
             tokenError(k, "invalid " + what + " '" + std::string(t->raw)
-                    + "': names are letters, digits and '_', starting with a letter or '_'");
+                    + "': packet names are letters, digits, '_', '-' and '/', starting with a letter, '_' or '/'");
+            return std::nullopt;
+        }
+        if (kind == NameKind::Parameter && !isValidParameterName(t->raw)) {
+            tokenError(k, "invalid " + what + " '" + std::string(t->raw)
+                    + "': parameter names are letters, digits, '_', '-', '/', '.', '[' and ']',"
+                      " starting with a letter, '_' or '/'");
             return std::nullopt;
         }
         return std::string(t->raw);
+    }
+
+    // A comparison operator: == != < <= > >=.
+    std::optional<CompareOp> compareOp(std::size_t k)
+    {
+        const Token* t = argument(k, "a comparison (==, !=, <, <=, > or >=)");
+        if (!t)
+            return std::nullopt;
+        for (const auto& [word, op] : kCompareOpKeywords)
+            if (t->kind == Token::Kind::Word && t->raw == word)
+                return op;
+        tokenError(k, "expected a comparison (==, !=, <, <=, > or >=), found " + shown(k));
+        return std::nullopt;
+    }
+
+    // "<parameter> <op> <real> [CALIBRATED]" from token k; `next` becomes the token after it.
+    std::optional<Condition> condition(std::size_t k, std::size_t& next)
+    {
+        Condition c;
+        const auto parameterName = name(k, "parameter name");
+        if (!parameterName)
+            return std::nullopt;
+        c.parameter = *parameterName;
+        const auto op = compareOp(k + 1);
+        if (!op)
+            return std::nullopt;
+        c.op = *op;
+        const auto value = real(k + 2, "value to compare with");
+        if (!value)
+            return std::nullopt;
+        c.value = *value;
+        next = k + 3;
+        if (next < m_tokens.size() && m_tokens[next].kind == Token::Kind::Word
+            && isKeyword(m_tokens[next].raw, "CALIBRATED")) {
+            c.calibrated = true;
+            ++next;
+        }
+        return c;
     }
 
     std::optional<std::string> quoted(std::size_t k, const std::string& what)
@@ -496,6 +592,18 @@ private:
         return value;
     }
 
+    // A real, or -inf / inf (an open side of limits).
+    std::optional<double> realOrInfinity(std::size_t k, const std::string& what)
+    {
+        if (k < m_tokens.size() && m_tokens[k].kind == Token::Kind::Word) {
+            if (isKeyword(m_tokens[k].raw, "INF"))
+                return std::numeric_limits<double>::infinity();
+            if (isKeyword(m_tokens[k].raw, "-INF"))
+                return -std::numeric_limits<double>::infinity();
+        }
+        return real(k, what);
+    }
+
     // Optional BIG_ENDIAN / LITTLE_ENDIAN at k; returns false after an error.
     bool optionalByteOrder(std::size_t k, std::optional<ByteOrder>& order)
     {
@@ -520,14 +628,16 @@ private:
 
     void startPacket()
     {
+        closeParameter();
         m_db.packets.emplace_back();
         m_sources.push_back(PacketSource{m_line, m_tokens.front().column, {}});
         m_inParameter = false;
-        m_packetHasDescription = false;
+        m_packetTexts = {};
     }
 
     void startParameter()
     {
+        closeParameter();
         if (m_db.packets.empty()) {
             lineError("a PARAMETER must follow a PACKET");
             // A stand-in packet takes this parameter, so its attribute lines are not errors too.
@@ -536,8 +646,24 @@ private:
         currentPacket().parameters.emplace_back();
         m_sources.back().parameters.emplace_back(m_line, m_tokens.front().column);
         m_inParameter = true;
+        m_parameterTexts = {};
         m_parameterHasUnits = false;
-        m_parameterHasDescription = false;
+        m_parameterHasSize = false;
+        m_parameterLineComplete = false;
+        m_sizeStar = false;
+        m_context = -1;
+    }
+
+    // At the end of a parameter: a bit length '*' needs a SIZE line.
+    void closeParameter()
+    {
+        if (m_sizeStar && !m_parameterHasSize) {
+            ++m_errorCount;
+            m_result.diagnostics.push_back(Diagnostic{Severity::Error,
+                "PARAMETER: the bit length '*' needs a SIZE line (SIZE FROM, SIZE TERMINATED or SIZE LEADING)",
+                SourceLocation{std::string(m_fileName), m_sizeStarLine, m_sizeStarColumn}});
+        }
+        m_sizeStar = false;
     }
 
     // A packet attribute: after a PACKET, before its first PARAMETER.
@@ -591,7 +717,7 @@ private:
     {
         startPacket();
         PacketDef& p = currentPacket();
-        const auto packetName = name(1, "packet name");
+        const auto packetName = name(1, "packet name", NameKind::Packet);
         if (!packetName)
             return;
         p.name = *packetName;
@@ -630,22 +756,90 @@ private:
         p.byteOrder = order.value_or(ByteOrder::BigEndian);
     }
 
+    // Which one-per-owner texts a packet or parameter has had.
+    struct TextsSeen {
+        bool description = false;
+        bool longDescription = false;
+        bool path = false;
+    };
+
+    // DESCRIPTION, LONG_DESCRIPTION and PATH: of the latest PARAMETER, or of the PACKET before its first
+    // PARAMETER. Returns the text to set, or nothing after an error.
+    std::string* ownerText(bool TextsSeen::*seenFlag, std::string PacketDef::*packetText,
+        std::string ParameterDef::*parameterText)
+    {
+        if (m_db.packets.empty()) {
+            lineError("comes before any PACKET; it must follow a PACKET or a PARAMETER");
+            return nullptr;
+        }
+        TextsSeen& texts = m_inParameter ? m_parameterTexts : m_packetTexts;
+        bool& seen = texts.*seenFlag;
+        if (seen) {
+            lineError("a second " + m_keyword + " for this " + (m_inParameter ? "parameter" : "packet"));
+            return nullptr;
+        }
+        seen = true;
+        return m_inParameter ? &(currentParameter().*parameterText) : &(currentPacket().*packetText);
+    }
+
+    void setOwnerText(bool TextsSeen::*seenFlag, std::string PacketDef::*packetText,
+        std::string ParameterDef::*parameterText, const std::string& what)
+    {
+        std::string* target = ownerText(seenFlag, packetText, parameterText);
+        if (!target)
+            return;
+        const auto text = quoted(1, what);
+        if (text && noMoreThan(2))
+            *target = *text;
+    }
+
     void onDescription()
+    {
+        setOwnerText(&TextsSeen::description, &PacketDef::description, &ParameterDef::description, "the description");
+    }
+
+    void onLongDescription()
+    {
+        setOwnerText(&TextsSeen::longDescription, &PacketDef::longDescription, &ParameterDef::longDescription,
+            "the long description");
+    }
+
+    void onPath() { setOwnerText(&TextsSeen::path, &PacketDef::path, &ParameterDef::path, "the path"); }
+
+    void onAlias()
     {
         if (m_db.packets.empty()) {
             lineError("comes before any PACKET; it must follow a PACKET or a PARAMETER");
             return;
         }
-        bool& seen = m_inParameter ? m_parameterHasDescription : m_packetHasDescription;
-        if (seen) {
-            lineError(std::string("a second DESCRIPTION for this ") + (m_inParameter ? "parameter" : "packet"));
+        const auto nameSpace = quoted(1, "the name space");
+        if (!nameSpace)
             return;
-        }
-        seen = true;
-        const auto text = quoted(1, "the description");
-        if (!text || !noMoreThan(2))
+        const auto alias = quoted(2, "the alias");
+        if (!alias || !noMoreThan(3))
             return;
-        (m_inParameter ? currentParameter().description : currentPacket().description) = *text;
+        auto& aliases = m_inParameter ? currentParameter().aliases : currentPacket().aliases;
+        aliases.push_back(Alias{*nameSpace, *alias});
+    }
+
+    void onMatch()
+    {
+        if (!inPacketHeader())
+            return;
+        const auto offset = unsignedInteger(1, "bit offset", 0, kMaxUint32);
+        if (!offset)
+            return;
+        const auto length = unsignedInteger(2, "bit length", 1, 64);
+        if (!length)
+            return;
+        const auto op = compareOp(3);
+        if (!op)
+            return;
+        const auto value = unsignedInteger(4, "value", 0, kMaxUint64);
+        if (!value || !noMoreThan(5))
+            return;
+        currentPacket().criteria.push_back(
+            FieldCriterion{static_cast<std::uint32_t>(*offset), static_cast<std::uint32_t>(*length), *op, *value});
     }
 
     void onSecondaryId()
@@ -727,15 +921,36 @@ private:
         if (!parameterName)
             return;
         q.name = *parameterName;
-        const auto offset = unsignedInteger(2, "bit offset", 0, kMaxUint32);
-        if (!offset)
+        // <bit offset>, or +<gap> after the end of the previous parameter.
+        const Token* offsetToken = argument(2, "bit offset");
+        if (!offsetToken)
             return;
-        q.bitOffset = static_cast<std::uint32_t>(*offset);
-        const auto length = unsignedInteger(3, "bit length", 1, kMaxUint32);
-        if (!length)
+        if (offsetToken->kind == Token::Kind::Word && offsetToken->raw.size() > 1 && offsetToken->raw.front() == '+') {
+            const ParsedInteger gap = parseInteger(offsetToken->raw.substr(1));
+            if (gap.status != ParsedInteger::Status::Ok || gap.negative || gap.magnitude > kMaxUint32) {
+                tokenError(2, "expected a gap after '+' (an integer 0..4294967295), found " + shown(2));
+                return;
+            }
+            q.placement = Placement::AfterPrevious;
+            q.bitOffset = static_cast<std::uint32_t>(gap.magnitude);
+        } else {
+            const auto offset = unsignedInteger(2, "bit offset", 0, kMaxUint32);
+            if (!offset)
+                return;
+            q.bitOffset = static_cast<std::uint32_t>(*offset);
+        }
+        // <bit length>, or * for a size from a SIZE line.
+        const Token* lengthToken = argument(3, "bit length");
+        if (!lengthToken)
             return;
-        q.bitLength = static_cast<std::uint32_t>(*length);
-        const Token* type = argument(4, "the data type (UINT, INT, FLOAT, STRING or BYTES)");
+        const bool star = lengthToken->kind == Token::Kind::Word && lengthToken->raw == "*";
+        if (!star) {
+            const auto length = unsignedInteger(3, "bit length", 1, kMaxUint32);
+            if (!length)
+                return;
+            q.bitLength = static_cast<std::uint32_t>(*length);
+        }
+        const Token* type = argument(4, "the data type (" + std::string(kTypeList) + ")");
         if (!type)
             return;
         constexpr const auto& kTypes = kDataTypeKeywords;
@@ -743,13 +958,137 @@ private:
             return type->kind == Token::Kind::Word && isKeyword(type->raw, entry.first);
         });
         if (found == std::end(kTypes)) {
-            tokenError(4, "expected a data type (UINT, INT, FLOAT, STRING or BYTES), found " + shown(4));
+            tokenError(4, "expected a data type (" + std::string(kTypeList) + "), found " + shown(4));
             return;
         }
         q.type = found->second;
         std::optional<ByteOrder> order;
-        if (optionalByteOrder(5, order))
-            q.byteOrder = order;
+        if (!optionalByteOrder(5, order))
+            return;
+        q.byteOrder = order;
+        m_parameterLineComplete = true;
+        if (star) {
+            m_sizeStar = true;
+            m_sizeStarLine = m_line;
+            m_sizeStarColumn = m_tokens[3].column;
+        }
+    }
+
+    void onSize()
+    {
+        if (!inParameter())
+            return;
+        if (m_parameterHasSize) {
+            lineError("a second SIZE for this parameter");
+            return;
+        }
+        m_parameterHasSize = true;
+        if (m_parameterLineComplete && !m_sizeStar) {
+            lineError("the parameter's bit length must be '*' for its size to come from a SIZE line");
+            return;
+        }
+        FieldSize size;
+        const Token* kind = argument(1, "the size kind (FROM, TERMINATED or LEADING)");
+        if (!kind)
+            return;
+        std::size_t next = 0;
+        if (kind->kind == Token::Kind::Word && isKeyword(kind->raw, "FROM")) {
+            size.kind = SizeKind::FromParameter;
+            const auto parameterName = name(2, "parameter name");
+            if (!parameterName)
+                return;
+            size.sizeParameter = *parameterName;
+            next = 3;
+        } else if (kind->kind == Token::Kind::Word && isKeyword(kind->raw, "TERMINATED")) {
+            size.kind = SizeKind::Terminated;
+            const auto terminator = unsignedInteger(2, "terminator byte", 0, 255);
+            if (!terminator)
+                return;
+            size.terminator = static_cast<std::uint8_t>(*terminator);
+            next = 3;
+        } else if (kind->kind == Token::Kind::Word && isKeyword(kind->raw, "LEADING")) {
+            size.kind = SizeKind::LeadingSize;
+            const auto bits = unsignedInteger(2, "leading size bits", 1, 32);
+            if (!bits)
+                return;
+            size.leadingSizeBits = static_cast<std::uint8_t>(*bits);
+            next = 3;
+        } else {
+            tokenError(1, "expected FROM, TERMINATED or LEADING, found " + shown(1));
+            return;
+        }
+        // Options, each at most once: SLOPE and INTERCEPT (FROM only), MAX.
+        bool slopeSeen = false;
+        bool interceptSeen = false;
+        bool maxSeen = false;
+        for (std::size_t k = next; k < m_tokens.size(); k += 2) {
+            const Token& t = m_tokens[k];
+            const bool from = size.kind == SizeKind::FromParameter;
+            if (t.kind == Token::Kind::Word && from && !slopeSeen && isKeyword(t.raw, "SLOPE")) {
+                slopeSeen = true;
+                const auto v = real(k + 1, "slope");
+                if (!v)
+                    return;
+                size.sizeSlope = *v;
+            } else if (t.kind == Token::Kind::Word && from && !interceptSeen && isKeyword(t.raw, "INTERCEPT")) {
+                interceptSeen = true;
+                const auto v = real(k + 1, "intercept");
+                if (!v)
+                    return;
+                size.sizeIntercept = *v;
+            } else if (t.kind == Token::Kind::Word && !maxSeen && isKeyword(t.raw, "MAX")) {
+                maxSeen = true;
+                const auto v = unsignedInteger(k + 1, "maximum bytes", 0, 65536);
+                if (!v)
+                    return;
+                size.maxBytes = static_cast<std::uint32_t>(*v);
+            } else {
+                tokenError(k, std::string("expected ") + (from ? "SLOPE, INTERCEPT or MAX" : "MAX")
+                        + " (each at most once) or the end of the line, found " + shown(k));
+                return;
+            }
+        }
+        currentParameter().size = std::move(size);
+    }
+
+    void onWhen()
+    {
+        if (!inParameter())
+            return;
+        std::size_t next = 0;
+        const auto c = condition(1, next);
+        if (!c || !noMoreThan(next))
+            return;
+        currentParameter().includeWhen.push_back(*c);
+    }
+
+    void onContext()
+    {
+        if (!inParameter())
+            return;
+        ContextCalibration context;
+        std::size_t k = 1;
+        while (true) {
+            std::size_t next = 0;
+            const auto c = condition(k, next);
+            if (!c)
+                return;
+            context.when.push_back(*c);
+            if (next >= m_tokens.size())
+                break;
+            if (m_tokens[next].kind != Token::Kind::Word || !isKeyword(m_tokens[next].raw, "AND")) {
+                tokenError(next, "expected AND, CALIBRATED or the end of the line, found " + shown(next));
+                return;
+            }
+            k = next + 1;
+            if (k >= m_tokens.size()) {
+                lineError("missing a condition after AND");
+                return;
+            }
+        }
+        auto& contexts = currentParameter().contextCalibrators;
+        contexts.push_back(std::move(context));
+        m_context = static_cast<int>(contexts.size()) - 1;
     }
 
     void onUnits()
@@ -778,27 +1117,86 @@ private:
             currentParameter().overlapAllowed = true;
     }
 
-    // A parameter has one calibrator kind; returns the calibrator of kind T to add to, or nothing
-    // after an error.
+    // A calibrator has one kind; returns the calibrator of kind T to add to, or nothing after an
+    // error. The lines after a CONTEXT belong to that context's calibrator.
     template <typename T>
     T* calibratorOfKind(bool once)
     {
         if (!inParameter())
             return nullptr;
-        Calibrator& calibrator = currentParameter().calibrator;
+        const bool inContext = m_context >= 0;
+        if (inContext && std::is_same_v<T, EnumerationCalibrator>) {
+            lineError("after a CONTEXT line: a context calibrator is a polynomial, a point table or a time;"
+                      " STATE lines go before the first CONTEXT");
+            return nullptr;
+        }
+        Calibrator& calibrator = inContext
+            ? currentParameter().contextCalibrators[static_cast<std::size_t>(m_context)].calibrator
+            : currentParameter().calibrator;
+        const char* owner = inContext ? "this CONTEXT" : "this parameter";
         if (std::holds_alternative<std::monostate>(calibrator))
             return &calibrator.emplace<T>();
         if (T* same = std::get_if<T>(&calibrator)) {
             if (!once)
                 return same;
-            lineError("a second " + m_keyword + " for this parameter");
+            lineError("a second " + m_keyword + " for " + owner);
             return nullptr;
         }
         const char* other = std::holds_alternative<PolynomialCalibrator>(calibrator) ? "POLY"
             : std::holds_alternative<PointPairCalibrator>(calibrator)              ? "POINT"
+            : std::holds_alternative<TimeCalibrator>(calibrator)                   ? "TIME"
                                                                                    : "STATE";
-        lineError(std::string("cannot be combined with ") + other + ": a parameter has one calibrator kind");
+        if (inContext)
+            lineError(std::string("cannot be combined with ") + other + " in this CONTEXT: a calibrator has one kind");
+        else
+            lineError(std::string("cannot be combined with ") + other + ": a parameter has one calibrator kind");
         return nullptr;
+    }
+
+    void onTime()
+    {
+        if (!inParameter())
+            return;
+        TimeCalibrator time;
+        const Token* epoch = argument(1, "the epoch (TAI, GPS, UNIX, J2000 or Unix seconds)");
+        if (!epoch)
+            return;
+        bool named = false;
+        for (const auto& [word, value] : kNamedEpochs) {
+            if (epoch->kind == Token::Kind::Word && isKeyword(epoch->raw, word)) {
+                time.epochUnixSeconds = value;
+                named = true;
+            }
+        }
+        if (!named) {
+            const auto seconds = real(1, "epoch (TAI, GPS, UNIX, J2000 or Unix seconds)");
+            if (!seconds)
+                return;
+            time.epochUnixSeconds = *seconds;
+        }
+        bool scaleSeen = false;
+        bool offsetSeen = false;
+        for (std::size_t k = 2; k < m_tokens.size(); k += 2) {
+            const Token& t = m_tokens[k];
+            if (t.kind == Token::Kind::Word && !scaleSeen && isKeyword(t.raw, "SCALE")) {
+                scaleSeen = true;
+                const auto v = real(k + 1, "scale");
+                if (!v)
+                    return;
+                time.scale = *v;
+            } else if (t.kind == Token::Kind::Word && !offsetSeen && isKeyword(t.raw, "OFFSET")) {
+                offsetSeen = true;
+                const auto v = real(k + 1, "offset");
+                if (!v)
+                    return;
+                time.offset = *v;
+            } else {
+                tokenError(k, "expected SCALE or OFFSET (each at most once) or the end of the line, found " + shown(k));
+                return;
+            }
+        }
+        if (auto* calibrator = calibratorOfKind<TimeCalibrator>(true))
+            *calibrator = time;
     }
 
     void onPoly()
@@ -881,7 +1279,7 @@ private:
             "red low limit", "yellow low limit", "yellow high limit", "red high limit"};
         double values[4] = {};
         for (std::size_t k = 0; k < 4; ++k) {
-            const auto v = real(k + 1, kNames[k]);
+            const auto v = realOrInfinity(k + 1, kNames[k]);
             if (!v)
                 return;
             values[k] = *v;
@@ -965,40 +1363,83 @@ private:
     int m_errorCount = 0;
     bool m_missionSeen = false;
     bool m_inParameter = false;
-    bool m_packetHasDescription = false;
+    TextsSeen m_packetTexts;
+    TextsSeen m_parameterTexts;
     bool m_parameterHasUnits = false;
-    bool m_parameterHasDescription = false;
+    bool m_parameterHasSize = false;
+    bool m_parameterLineComplete = false; // the PARAMETER line parsed without error
+    bool m_sizeStar = false;              // its bit length is '*': a SIZE line must follow
+    int m_sizeStarLine = 0;
+    int m_sizeStarColumn = 0;
+    int m_context = -1; // the CONTEXT the calibrator lines go to; -1: the default calibrator
 };
 
-void writeParameter(std::string& out, const ParameterDef& q)
+// A real that is not its default: also -0.0 where the default is 0, so that the sign survives.
+bool differs(double value, double defaultValue)
 {
-    out += "  PARAMETER ";
-    out += q.name;
+    return value != defaultValue || std::signbit(value) != std::signbit(defaultValue);
+}
+
+void writeCondition(std::string& out, const Condition& c)
+{
+    out += c.parameter;
     out += ' ';
-    appendInteger(out, q.bitOffset);
+    out += keyword(c.op);
     out += ' ';
-    appendInteger(out, q.bitLength);
-    out += ' ';
-    out += keyword(q.type);
-    if (q.byteOrder) {
-        out += ' ';
-        out += keyword(*q.byteOrder);
+    appendReal(out, c.value);
+    if (c.calibrated)
+        out += " CALIBRATED";
+}
+
+void writeAliases(std::string& out, const std::vector<Alias>& aliases, const char* indent)
+{
+    for (const auto& a : aliases)
+        out += std::string(indent) + "ALIAS " + quote(a.nameSpace) + ' ' + quote(a.alias) + '\n';
+}
+
+void writeSize(std::string& out, const FieldSize& size)
+{
+    switch (size.kind) {
+    case SizeKind::Fixed:
+        return;
+    case SizeKind::FromParameter:
+        out += "    SIZE FROM " + size.sizeParameter;
+        if (differs(size.sizeSlope, 1)) {
+            out += " SLOPE ";
+            appendReal(out, size.sizeSlope);
+        }
+        if (differs(size.sizeIntercept, 0)) {
+            out += " INTERCEPT ";
+            appendReal(out, size.sizeIntercept);
+        }
+        break;
+    case SizeKind::Terminated:
+        out += "    SIZE TERMINATED ";
+        appendInteger(out, unsigned{size.terminator});
+        break;
+    case SizeKind::LeadingSize:
+        out += "    SIZE LEADING ";
+        appendInteger(out, unsigned{size.leadingSizeBits});
+        break;
+    }
+    if (size.maxBytes != 0) {
+        out += " MAX ";
+        appendInteger(out, size.maxBytes);
     }
     out += '\n';
-    if (!q.units.empty())
-        out += "    UNITS " + quote(q.units) + '\n';
-    if (!q.description.empty())
-        out += "    DESCRIPTION " + quote(q.description) + '\n';
-    if (q.overlapAllowed)
-        out += "    OVERLAP_OK\n";
-    if (const auto* poly = std::get_if<PolynomialCalibrator>(&q.calibrator)) {
+}
+
+// The lines of one calibrator (the default one, or a context's after its CONTEXT line).
+void writeCalibrator(std::string& out, const Calibrator& calibrator)
+{
+    if (const auto* poly = std::get_if<PolynomialCalibrator>(&calibrator)) {
         out += "    POLY";
         for (const double c : poly->coefficients) {
             out += ' ';
             appendReal(out, c);
         }
         out += '\n';
-    } else if (const auto* table = std::get_if<PointPairCalibrator>(&q.calibrator)) {
+    } else if (const auto* table = std::get_if<PointPairCalibrator>(&calibrator)) {
         for (const auto& point : table->points) {
             out += "    POINT ";
             appendReal(out, point.raw);
@@ -1006,7 +1447,7 @@ void writeParameter(std::string& out, const ParameterDef& q)
             appendReal(out, point.calibrated);
             out += '\n';
         }
-    } else if (const auto* enumeration = std::get_if<EnumerationCalibrator>(&q.calibrator)) {
+    } else if (const auto* enumeration = std::get_if<EnumerationCalibrator>(&calibrator)) {
         for (const auto& state : enumeration->states) {
             out += "    STATE " + quote(state.text) + ' ';
             appendInteger(out, state.low);
@@ -1016,12 +1457,77 @@ void writeParameter(std::string& out, const ParameterDef& q)
             }
             out += '\n';
         }
+    } else if (const auto* time = std::get_if<TimeCalibrator>(&calibrator)) {
+        out += "    TIME ";
+        if (const std::string_view named = namedEpoch(time->epochUnixSeconds); !named.empty())
+            out += named;
+        else
+            appendReal(out, time->epochUnixSeconds);
+        if (differs(time->scale, 1)) {
+            out += " SCALE ";
+            appendReal(out, time->scale);
+        }
+        if (differs(time->offset, 0)) {
+            out += " OFFSET ";
+            appendReal(out, time->offset);
+        }
+        out += '\n';
+    }
+}
+
+void writeParameter(std::string& out, const ParameterDef& q)
+{
+    out += "  PARAMETER ";
+    out += q.name;
+    out += ' ';
+    if (q.placement == Placement::AfterPrevious)
+        out += '+';
+    appendInteger(out, q.bitOffset);
+    out += ' ';
+    if (q.fixedSize())
+        appendInteger(out, q.bitLength);
+    else
+        out += '*';
+    out += ' ';
+    out += keyword(q.type);
+    if (q.byteOrder) {
+        out += ' ';
+        out += keyword(*q.byteOrder);
+    }
+    out += '\n';
+    writeSize(out, q.size);
+    for (const auto& c : q.includeWhen) {
+        out += "    WHEN ";
+        writeCondition(out, c);
+        out += '\n';
+    }
+    if (!q.units.empty())
+        out += "    UNITS " + quote(q.units) + '\n';
+    if (!q.description.empty())
+        out += "    DESCRIPTION " + quote(q.description) + '\n';
+    if (!q.longDescription.empty())
+        out += "    LONG_DESCRIPTION " + quote(q.longDescription) + '\n';
+    if (!q.path.empty())
+        out += "    PATH " + quote(q.path) + '\n';
+    writeAliases(out, q.aliases, "    ");
+    if (q.overlapAllowed)
+        out += "    OVERLAP_OK\n";
+    writeCalibrator(out, q.calibrator);
+    for (const auto& context : q.contextCalibrators) {
+        out += "    CONTEXT ";
+        for (std::size_t k = 0; k < context.when.size(); ++k) {
+            if (k > 0)
+                out += " AND ";
+            writeCondition(out, context.when[k]);
+        }
+        out += '\n';
+        writeCalibrator(out, context.calibrator);
     }
     if (const auto* numeric = std::get_if<NumericLimits>(&q.limits)) {
         out += "    LIMITS";
         for (const double v : {numeric->redLow, numeric->yellowLow, numeric->yellowHigh, numeric->redHigh}) {
             out += ' ';
-            appendReal(out, v);
+            appendReal(out, v); // to_chars writes an open side as inf / -inf
         }
         out += numeric->enabled ? "\n" : " DISABLED\n";
     } else if (const auto* expected = std::get_if<StateLimits>(&q.limits)) {
@@ -1050,6 +1556,11 @@ void writePacket(std::string& out, const PacketDef& p)
     out += '\n';
     if (!p.description.empty())
         out += "  DESCRIPTION " + quote(p.description) + '\n';
+    if (!p.longDescription.empty())
+        out += "  LONG_DESCRIPTION " + quote(p.longDescription) + '\n';
+    if (!p.path.empty())
+        out += "  PATH " + quote(p.path) + '\n';
+    writeAliases(out, p.aliases, "  ");
     if (p.secondaryId) {
         out += "  SECONDARY_ID ";
         appendInteger(out, p.secondaryId->bitOffset);
@@ -1057,6 +1568,17 @@ void writePacket(std::string& out, const PacketDef& p)
         appendInteger(out, p.secondaryId->bitLength);
         out += ' ';
         appendInteger(out, p.secondaryId->value);
+        out += '\n';
+    }
+    for (const auto& c : p.criteria) {
+        out += "  MATCH ";
+        appendInteger(out, c.bitOffset);
+        out += ' ';
+        appendInteger(out, c.bitLength);
+        out += ' ';
+        out += keyword(c.op);
+        out += ' ';
+        appendInteger(out, c.value);
         out += '\n';
     }
     if (p.secondaryHeader) {

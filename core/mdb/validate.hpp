@@ -6,6 +6,7 @@
 #include "core/mdb/model.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace telestation::mdb {
@@ -25,8 +26,17 @@ struct ValidationIssue {
 // Every issue as a Diagnostic located at `source` (file only), for callers without line information.
 [[nodiscard]] Diagnostics toDiagnostics(const std::vector<ValidationIssue>& issues, const std::string& source);
 
-// True when `name` is a valid packet or parameter name: letters, digits and '_', starting with a
-// letter or '_' (ASCII only).
+// Names (ASCII only; never blanks, quotes, '#', ',' or control characters). Both start with a letter,
+// '_' or '/', so that a name never reads as a number:
+//  - a packet name is letters, digits, '_', '-' and '/' (XTCE paths such as "/IDEX/Sci0TypeZero"), and
+//    never contains '.', which ends the packet's part of a qualified name "PACKET.PARAMETER";
+//  - a parameter name may also contain '.', '[' and ']' (flattened XTCE aggregates and arrays:
+//    "POS.x", "Q[0]").
+[[nodiscard]] bool isValidPacketName(std::string_view name);
+[[nodiscard]] bool isValidParameterName(std::string_view name);
+
+// True for a classic identifier: letters, digits and '_', starting with a letter or '_'. Every
+// identifier is a valid packet and parameter name; the validation rules are the two functions above.
 [[nodiscard]] bool isValidName(std::string_view name);
 
 } // namespace telestation::mdb

@@ -562,7 +562,8 @@ void TestMdbTextFormat::errors_data()
     row("PACKET without APID keyword", "PACKET P 1 LENGTH 10", 1, 10, "PACKET: expected APID, found '1'");
     row("PARAMETER without type", pkt + "PARAMETER A 48 8", 2, 1, "PARAMETER: missing the data type");
     row("PARAMETER unknown type", pkt + "PARAMETER A 48 8 DOUBLE", 2, 18,
-        "PARAMETER: expected a data type (UINT, INT, FLOAT, STRING or BYTES), found 'DOUBLE'");
+        "PARAMETER: expected a data type (UINT, INT, FLOAT, STRING, BYTES, INT_SIGN_MAGNITUDE or INT_ONES_COMPLEMENT),"
+        " found 'DOUBLE'");
     row("PARAMETER extra word", pkt + "PARAMETER A 48 8 UINT LITTLE_ENDIAN more", 2, 37, "unexpected 'more'");
     row("UNITS without text", prm + "UNITS", 3, 1, "UNITS: missing the units");
     row("UNITS two texts", prm + "UNITS \"a\" \"b\"", 3, 11, "UNITS: unexpected \"b\" at the end of the line");
@@ -636,7 +637,7 @@ void TestMdbTextFormat::errors_data()
     row("bit offset garbage", pkt + "PARAMETER A 4x8 8 UINT", 2, 13, "expected bit offset (an integer), found '4x8'");
     row("bit offset hex without digits", pkt + "PARAMETER A 0x 8 UINT", 2, 13,
         "expected bit offset (an integer), found '0x'");
-    row("bit offset with a plus", pkt + "PARAMETER A +48 8 UINT", 2, 13, "found '+48'");
+    row("bit offset with two pluses", pkt + "PARAMETER A ++48 8 UINT", 2, 13, "found '++48'");
     row("bit offset of two minuses", pkt + "PARAMETER A --48 8 UINT", 2, 13, "found '--48'");
     row("secondary id 65 bits", pkt + "SECONDARY_ID 48 65 1", 2, 17, "bit length 65 is out of range (1..64)");
     row("secondary id value 2^64", pkt + "SECONDARY_ID 48 64 18446744073709551616", 2, 20,
@@ -664,16 +665,17 @@ void TestMdbTextFormat::errors_data()
 
     // Names.
     row("packet name starting with a digit", "PACKET 9P APID 1 LENGTH 10", 1, 8,
-        "PACKET: invalid packet name '9P': names are letters, digits and '_'");
+        "PACKET: invalid packet name '9P': packet names are letters, digits, '_', '-' and '/', starting with a letter");
     row("packet name quoted", "PACKET \"P\" APID 1 LENGTH 10", 1, 8, "expected packet name, found a string");
-    row("parameter name with a dot", pkt + "PARAMETER P.A 48 8 UINT", 2, 11, "invalid parameter name 'P.A'");
-    row("parameter name with a dash", pkt + "  PARAMETER a-b 48 8 UINT", 2, 13, "invalid parameter name 'a-b'");
+    row("parameter name with a comma", pkt + "PARAMETER P,A 48 8 UINT", 2, 11, "invalid parameter name 'P,A'");
+    row("parameter name with a colon", pkt + "  PARAMETER a:b 48 8 UINT", 2, 13, "invalid parameter name 'a:b'");
+    row("packet name with a dot", "PACKET P.Q APID 1 LENGTH 10", 1, 8, "invalid packet name 'P.Q'");
 
     // Strings.
     row("unterminated string", "MISSION \"abc", 1, 9, "unterminated string");
     row("unterminated string after escape", prm + "UNITS \"abc\\\"", 3, 7, "unterminated string");
     row("string ending in a backslash", prm + "UNITS \"abc\\", 3, 7, "unterminated string");
-    row("unknown escape", "MISSION \"a\\nb\"", 1, 11, "unknown escape '\\n' in a string");
+    row("unknown escape", "MISSION \"a\\qb\"", 1, 11, "unknown escape '\\q' in a string");
     row("string broken by a line break", "MISSION \"a\n", 1, 9, "unterminated string");
 
     // Columns count bytes; a tab is one.
@@ -775,7 +777,7 @@ void TestMdbTextFormat::validationIssuesAtTheirLines()
                                      "    LIMITS 4 3 2 1\n"             // 5: out of order (error at line 4)
                                      "\n"                               // 6
                                      "   PACKET P APID 2 LENGTH 10\n"   // 7: duplicate name (error)
-                                     "    PARAMETER C 40 8 UINT\n"      // 8: inside the primary header
+                                     "    PARAMETER C 76 8 UINT\n"      // 8: past the length
                                      "PACKET E APID 3 LENGTH VARIABLE 20 10\n" // 9: min > max; no parameters
                                      "PACKET S APID 1 LENGTH 10\n"      // 10: shares APID 1 without ids
                                      "  PARAMETER X 48 8 UINT\n");      // 11
@@ -795,7 +797,7 @@ void TestMdbTextFormat::validationIssuesAtTheirLines()
         {Severity::Warning, "parameter P.B (bits 56..71) overlaps P.A (bits 48..63)", 4, 3},
         {Severity::Error, "parameter P.B: limits out of order", 4, 3},
         {Severity::Error, "packet P: duplicate packet name", 7, 4},
-        {Severity::Error, "parameter P.C: bit offset 40 is inside the primary header", 8, 5},
+        {Severity::Error, "parameter P.C: bits 76..83 end past the packet's length of 10 bytes", 8, 5},
         {Severity::Error, "packet E: variable length: the minimum 20 bytes is greater than the maximum 10 bytes", 9, 1},
         {Severity::Warning, "packet E: the packet has no parameters", 9, 1},
         {Severity::Error, "packet S: APID 1 is shared with packet P", 10, 1},
