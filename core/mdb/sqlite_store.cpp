@@ -138,7 +138,8 @@ ALTER TABLE parameter ADD COLUMN limits_enabled INTEGER NOT NULL DEFAULT 1 CHECK
 PRAGMA application_id = 1414745412;
 )sql";
 
-// Version 2: the current layout.
+// Version 2: secondary ids, the enabled flag of limits, the CUC P-field, PRAGMA application_id. Kept
+// verbatim: the upgrade to version 3 starts from it, and tests build version-2 files with it.
 constexpr std::string_view kSchemaV2 = R"sql(
 CREATE TABLE mission (
     id   INTEGER PRIMARY KEY CHECK (id = 1),
@@ -227,32 +228,301 @@ CREATE TABLE expected_state (
 ) STRICT;
 )sql";
 
-static_assert(kSchemaVersion == 2, "add the DDL and the upgrade step of the new schema version");
+// Version 3 (issue 12, the model generalised for XTCE): packet long descriptions, paths, aliases and
+// criteria; parameter placement, sizes from the packet's data, long descriptions, paths, aliases,
+// inclusion conditions, time calibrators and context calibrations; two more integer encodings.
+// Written in parts: the upgrade from version 2 rebuilds the parameter table from the same text and
+// creates the new tables from the same text, so upgraded and new files are alike by construction.
+
+// The mission and packet tables: those of version 2 with long_description and path appended.
+constexpr std::string_view kSchemaV3Packets = R"sql(
+CREATE TABLE mission (
+    id   INTEGER PRIMARY KEY CHECK (id = 1),
+    name TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE packet (
+    id               INTEGER PRIMARY KEY,
+    position         INTEGER NOT NULL UNIQUE CHECK (position >= 0),
+    name             TEXT NOT NULL UNIQUE,
+    apid             INTEGER NOT NULL CHECK (apid BETWEEN 0 AND 2047),
+    length           INTEGER NOT NULL CHECK (length BETWEEN 0 AND 4294967295),
+    variable_length  INTEGER NOT NULL CHECK (variable_length IN (0, 1)),
+    max_length       INTEGER NOT NULL CHECK (max_length BETWEEN 0 AND 4294967295),
+    byte_order       TEXT NOT NULL CHECK (byte_order IN ('BIG_ENDIAN', 'LITTLE_ENDIAN')),
+    description      TEXT NOT NULL,
+    cuc_coarse_bytes INTEGER CHECK (cuc_coarse_bytes BETWEEN 1 AND 4),
+    cuc_fine_bytes   INTEGER CHECK ((cuc_fine_bytes IS NULL) = (cuc_coarse_bytes IS NULL)
+                                    AND cuc_fine_bytes BETWEEN 0 AND 3),
+    cuc_epoch        TEXT CHECK ((cuc_epoch IS NULL) = (cuc_coarse_bytes IS NULL)
+                                 AND cuc_epoch IN ('TAI', 'GPS', 'UNIX')),
+    cuc_p_field      INTEGER NOT NULL DEFAULT 0 CHECK (cuc_p_field IN (0, 1)),
+    secondary_id_bit_offset INTEGER CHECK (secondary_id_bit_offset BETWEEN 0 AND 4294967295),
+    secondary_id_bit_length INTEGER CHECK ((secondary_id_bit_length IS NULL) = (secondary_id_bit_offset IS NULL)
+                                           AND secondary_id_bit_length BETWEEN 1 AND 64),
+    -- an unsigned 64-bit value, stored as the signed 64-bit integer with the same bits
+    secondary_id_value      INTEGER CHECK ((secondary_id_value IS NULL) = (secondary_id_bit_offset IS NULL)),
+    long_description TEXT NOT NULL DEFAULT '',
+    path             TEXT NOT NULL DEFAULT ''
+) STRICT;
+)sql";
+
+// The parameter table; "CREATE TABLE parameter (" is replaced by a temporary name in the upgrade.
+constexpr std::string_view kSchemaV3Parameter = R"sql(
+CREATE TABLE parameter (
+    id               INTEGER PRIMARY KEY,
+    packet_id        INTEGER NOT NULL REFERENCES packet (id) ON DELETE CASCADE,
+    position         INTEGER NOT NULL CHECK (position >= 0),
+    name             TEXT NOT NULL,
+    bit_offset       INTEGER NOT NULL CHECK (bit_offset BETWEEN 0 AND 4294967295), -- AFTER_PREVIOUS: a gap
+    bit_length       INTEGER NOT NULL CHECK (bit_length BETWEEN 0 AND 4294967295), -- 0 unless FIXED
+    data_type        TEXT NOT NULL CHECK (data_type IN ('UINT', 'INT', 'FLOAT', 'STRING', 'BYTES',
+                                                        'INT_SIGN_MAGNITUDE', 'INT_ONES_COMPLEMENT')),
+    byte_order       TEXT CHECK (byte_order IN ('BIG_ENDIAN', 'LITTLE_ENDIAN')), -- NULL: the packet's
+    units            TEXT NOT NULL,
+    description      TEXT NOT NULL,
+    overlap_allowed  INTEGER NOT NULL CHECK (overlap_allowed IN (0, 1)),
+    calibrator       TEXT CHECK (calibrator IN ('POLYNOMIAL', 'POINT_PAIRS', 'ENUMERATION', 'TIME')),
+    limits           TEXT CHECK (limits IN ('NUMERIC', 'EXPECTED_STATES')),
+    limits_enabled   INTEGER NOT NULL DEFAULT 1 CHECK (limits_enabled IN (0, 1)),
+    placement        TEXT NOT NULL DEFAULT 'ABSOLUTE' CHECK (placement IN ('ABSOLUTE', 'AFTER_PREVIOUS')),
+    size_kind        TEXT NOT NULL DEFAULT 'FIXED' CHECK (size_kind IN ('FIXED', 'FROM', 'TERMINATED', 'LEADING')),
+    size_parameter   TEXT NOT NULL DEFAULT '',
+    size_slope       REAL NOT NULL DEFAULT 1,
+    size_intercept   REAL NOT NULL DEFAULT 0,
+    size_terminator  INTEGER NOT NULL DEFAULT 0 CHECK (size_terminator BETWEEN 0 AND 255),
+    size_leading_bits INTEGER NOT NULL DEFAULT 0 CHECK (size_leading_bits BETWEEN 0 AND 255),
+    size_max_bytes   INTEGER NOT NULL DEFAULT 0 CHECK (size_max_bytes BETWEEN 0 AND 4294967295),
+    long_description TEXT NOT NULL DEFAULT '',
+    path             TEXT NOT NULL DEFAULT '',
+    -- calibrator 'TIME': Unix seconds = time_epoch + time_offset + time_scale * x; all NULL otherwise
+    time_epoch       REAL CHECK ((time_epoch IS NULL) = (calibrator IS NOT 'TIME')),
+    time_scale       REAL CHECK ((time_scale IS NULL) = (time_epoch IS NULL)),
+    time_offset      REAL CHECK ((time_offset IS NULL) = (time_epoch IS NULL)),
+    CHECK ((size_kind = 'FIXED') = (bit_length > 0)),
+    UNIQUE (packet_id, name),
+    UNIQUE (packet_id, position)
+) STRICT;
+)sql";
+
+// The calibrator and limits tables, unchanged since version 1.
+constexpr std::string_view kSchemaV3Children = R"sql(
+CREATE TABLE polynomial_coefficient (
+    parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position BETWEEN 0 AND 5), -- the power of x
+    value        REAL NOT NULL,
+    PRIMARY KEY (parameter_id, position)
+) STRICT;
+
+CREATE TABLE point_pair (
+    parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    raw          REAL NOT NULL,
+    calibrated   REAL NOT NULL,
+    PRIMARY KEY (parameter_id, position)
+) STRICT;
+
+CREATE TABLE state (
+    parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    low          INTEGER NOT NULL,
+    high         INTEGER NOT NULL CHECK (high >= low),
+    text         TEXT NOT NULL,
+    PRIMARY KEY (parameter_id, position)
+) STRICT;
+
+CREATE TABLE numeric_limits (
+    parameter_id INTEGER PRIMARY KEY REFERENCES parameter (id) ON DELETE CASCADE,
+    red_low      REAL NOT NULL,
+    yellow_low   REAL NOT NULL CHECK (yellow_low >= red_low),
+    yellow_high  REAL NOT NULL CHECK (yellow_high >= yellow_low),
+    red_high     REAL NOT NULL CHECK (red_high >= yellow_high)
+) STRICT;
+
+CREATE TABLE expected_state (
+    parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    state        TEXT NOT NULL,
+    PRIMARY KEY (parameter_id, position)
+) STRICT;
+)sql";
+
+// The tables new in version 3.
+constexpr std::string_view kSchemaV3NewTables = R"sql(
+CREATE TABLE packet_alias (
+    packet_id    INTEGER NOT NULL REFERENCES packet (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    name_space   TEXT NOT NULL,
+    alias        TEXT NOT NULL,
+    PRIMARY KEY (packet_id, position)
+) STRICT;
+
+CREATE TABLE packet_criterion (
+    packet_id    INTEGER NOT NULL REFERENCES packet (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    bit_offset   INTEGER NOT NULL CHECK (bit_offset BETWEEN 0 AND 4294967295),
+    bit_length   INTEGER NOT NULL CHECK (bit_length BETWEEN 1 AND 64),
+    op           TEXT NOT NULL CHECK (op IN ('==', '!=', '<', '<=', '>', '>=')),
+    value        INTEGER NOT NULL, -- unsigned 64-bit, stored as the signed 64-bit integer with the same bits
+    PRIMARY KEY (packet_id, position)
+) STRICT;
+
+CREATE TABLE parameter_alias (
+    parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    name_space   TEXT NOT NULL,
+    alias        TEXT NOT NULL,
+    PRIMARY KEY (parameter_id, position)
+) STRICT;
+
+CREATE TABLE include_condition (
+    parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    parameter    TEXT NOT NULL, -- an earlier parameter of the same packet, by name
+    op           TEXT NOT NULL CHECK (op IN ('==', '!=', '<', '<=', '>', '>=')),
+    value        REAL NOT NULL,
+    calibrated   INTEGER NOT NULL CHECK (calibrated IN (0, 1)),
+    PRIMARY KEY (parameter_id, position)
+) STRICT;
+
+CREATE TABLE context_calibration (
+    id           INTEGER PRIMARY KEY,
+    parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    calibrator   TEXT CHECK (calibrator IN ('POLYNOMIAL', 'POINT_PAIRS', 'TIME')),
+    time_epoch   REAL CHECK ((time_epoch IS NULL) = (calibrator IS NOT 'TIME')),
+    time_scale   REAL CHECK ((time_scale IS NULL) = (time_epoch IS NULL)),
+    time_offset  REAL CHECK ((time_offset IS NULL) = (time_epoch IS NULL)),
+    UNIQUE (parameter_id, position)
+) STRICT;
+
+CREATE TABLE context_condition (
+    context_id   INTEGER NOT NULL REFERENCES context_calibration (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    parameter    TEXT NOT NULL,
+    op           TEXT NOT NULL CHECK (op IN ('==', '!=', '<', '<=', '>', '>=')),
+    value        REAL NOT NULL,
+    calibrated   INTEGER NOT NULL CHECK (calibrated IN (0, 1)),
+    PRIMARY KEY (context_id, position)
+) STRICT;
+
+CREATE TABLE context_polynomial_coefficient (
+    context_id   INTEGER NOT NULL REFERENCES context_calibration (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position BETWEEN 0 AND 5), -- the power of x
+    value        REAL NOT NULL,
+    PRIMARY KEY (context_id, position)
+) STRICT;
+
+CREATE TABLE context_point_pair (
+    context_id   INTEGER NOT NULL REFERENCES context_calibration (id) ON DELETE CASCADE,
+    position     INTEGER NOT NULL CHECK (position >= 0),
+    raw          REAL NOT NULL,
+    calibrated   REAL NOT NULL,
+    PRIMARY KEY (context_id, position)
+) STRICT;
+)sql";
+
+const std::string& schemaV3()
+{
+    static const std::string ddl = std::string(kSchemaV3Packets) + std::string(kSchemaV3Parameter)
+        + std::string(kSchemaV3Children) + std::string(kSchemaV3NewTables);
+    return ddl;
+}
+
+// Version 2 -> 3. The packet table gains columns (ADD COLUMN appends them, as kSchemaV3Packets has
+// them); the parameter table's CHECKs change (new data types, the TIME calibrator, bit length 0 for a
+// size from the data), so it is rebuilt: a new table from kSchemaV3Parameter under another name, the
+// rows copied, the old table dropped and the new one renamed. Foreign keys are off meanwhile (see
+// upgrade()), so dropping the old table does not cascade to its children, whose references then name
+// the new table. Defaults keep the old meaning: absolute placement, fixed size, no time calibrator.
+const std::string& upgradeV2ToV3()
+{
+    static const std::string sql = [] {
+        std::string parameter(kSchemaV3Parameter);
+        const std::string_view create = "CREATE TABLE parameter (";
+        parameter.replace(parameter.find(create), create.size(), "CREATE TABLE parameter_v3 (");
+        const std::string columns = "id, packet_id, position, name, bit_offset, bit_length, data_type, byte_order,"
+                                    " units, description, overlap_allowed, calibrator, limits, limits_enabled";
+        return std::string("ALTER TABLE packet ADD COLUMN long_description TEXT NOT NULL DEFAULT '';\n"
+                           "ALTER TABLE packet ADD COLUMN path TEXT NOT NULL DEFAULT '';\n")
+            + parameter + "INSERT INTO parameter_v3 (" + columns + ") SELECT " + columns + " FROM parameter;\n"
+            + "DROP TABLE parameter;\nALTER TABLE parameter_v3 RENAME TO parameter;\n"
+            + std::string(kSchemaV3NewTables);
+    }();
+    return sql;
+}
+
+static_assert(kSchemaVersion == 3, "add the DDL and the upgrade step of the new schema version");
 static_assert(kApplicationId == 1414745412, "kUpgradeV1ToV2 sets the application id literally");
 
 // The upgrade from version v to v + 1, for v = 1 .. kSchemaVersion - 1.
 std::string_view upgradeStep(int fromVersion)
 {
-    return fromVersion == 1 ? kUpgradeV1ToV2 : std::string_view {};
+    switch (fromVersion) {
+    case 1:
+        return kUpgradeV1ToV2;
+    case 2:
+        return upgradeV2ToV3();
+    default:
+        return {};
+    }
 }
 
 // Tables of ours, children before parents (the order to drop them in).
-constexpr std::array<std::string_view, 8> kTables { "expected_state", "numeric_limits", "state", "point_pair",
-    "polynomial_coefficient", "parameter", "packet", "mission" };
+constexpr std::array<std::string_view, 16> kTables { "context_point_pair", "context_polynomial_coefficient",
+    "context_condition", "context_calibration", "include_condition", "parameter_alias", "packet_criterion",
+    "packet_alias", "expected_state", "numeric_limits", "state", "point_pair", "polynomial_coefficient", "parameter",
+    "packet", "mission" };
 
 // ---- Codes ----------------------------------------------------------------------------------------
 
-enum class CalibratorKind { Polynomial, PointPairs, Enumeration };
+enum class CalibratorKind { Polynomial, PointPairs, Enumeration, Time };
 enum class LimitsKind { Numeric, ExpectedStates };
 
 constexpr const auto& kByteOrderCodes = kByteOrderKeywords;
 constexpr const auto& kDataTypeCodes = kDataTypeKeywords;
 constexpr const auto& kEpochCodes = kEpochKeywords;
-constexpr std::array<std::pair<std::string_view, CalibratorKind>, 3> kCalibratorCodes { {
+constexpr std::array<std::pair<std::string_view, CalibratorKind>, 4> kCalibratorCodes { {
     { "POLYNOMIAL", CalibratorKind::Polynomial },
     { "POINT_PAIRS", CalibratorKind::PointPairs },
     { "ENUMERATION", CalibratorKind::Enumeration },
+    { "TIME", CalibratorKind::Time },
 } };
+constexpr const auto& kCompareOpCodes = kCompareOpKeywords;
+constexpr const auto& kSizeKindCodes = kSizeKindKeywords;
+constexpr const auto& kPlacementCodes = kPlacementKeywords;
+
+// The code of a calibrator's kind; nothing for none.
+std::optional<std::string_view> calibratorCode(const Calibrator& calibrator)
+{
+    if (std::holds_alternative<PolynomialCalibrator>(calibrator))
+        return kCalibratorCodes[0].first;
+    if (std::holds_alternative<PointPairCalibrator>(calibrator))
+        return kCalibratorCodes[1].first;
+    if (std::holds_alternative<EnumerationCalibrator>(calibrator))
+        return kCalibratorCodes[2].first;
+    if (std::holds_alternative<TimeCalibrator>(calibrator))
+        return kCalibratorCodes[3].first;
+    return std::nullopt;
+}
+
+// An empty calibrator of a kind, for the rows of its child tables to fill.
+Calibrator emptyCalibrator(std::optional<CalibratorKind> kind)
+{
+    if (!kind)
+        return std::monostate {};
+    switch (*kind) {
+    case CalibratorKind::Polynomial:
+        return PolynomialCalibrator {};
+    case CalibratorKind::PointPairs:
+        return PointPairCalibrator {};
+    case CalibratorKind::Enumeration:
+        return EnumerationCalibrator {};
+    case CalibratorKind::Time:
+        return TimeCalibrator {};
+    }
+    return std::monostate {};
+}
 constexpr std::array<std::pair<std::string_view, LimitsKind>, 2> kLimitsCodes { {
     { "NUMERIC", LimitsKind::Numeric },
     { "EXPECTED_STATES", LimitsKind::ExpectedStates },
@@ -513,6 +783,13 @@ public:
         return sqlite3_column_double(m_stmt, column);
     }
 
+    std::optional<double> optionalReal(int column)
+    {
+        if (isNull(column))
+            return std::nullopt;
+        return real(column);
+    }
+
     std::string text(int column)
     {
         if (sqlite3_column_type(m_stmt, column) != SQLITE_TEXT) {
@@ -720,7 +997,7 @@ std::optional<Error> unloadable(const FileInfo& info)
 
 // ---- Upgrade --------------------------------------------------------------------------------------
 
-Status upgrade(Connection& c)
+Status upgradeInTransaction(Connection& c)
 {
     Transaction t(c);
     if (auto s = t.begin("IMMEDIATE"); !s)
@@ -739,9 +1016,34 @@ Status upgrade(Connection& c)
         if (auto s = c.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion)); !s)
             return s.error();
     }
+    // Foreign keys were off for the rebuilds: check them before the commit.
+    auto fk = c.prepare("PRAGMA foreign_key_check");
+    if (!fk)
+        return fk.error();
+    const int rc = sqlite3_step(fk->get());
+    if (rc == SQLITE_ROW)
+        return fail("cannot upgrade the schema: a row of table "
+            + std::string(reinterpret_cast<const char*>(sqlite3_column_text(fk->get(), 0)))
+            + " refers to a row that does not exist");
+    if (rc != SQLITE_DONE)
+        return fail(c.lastError(rc));
+    fk->reset(); // finalized before the commit
     if (auto s = t.commit(); !s)
         return fail("cannot upgrade the schema: " + s.error().message);
     return {};
+}
+
+// Upgrades in one transaction. A step may rebuild a table (SQLite's recipe for changing a
+// constraint), which needs foreign keys off — a pragma that only takes effect outside a transaction —
+// so that dropping the old table does not cascade to its children.
+Status upgrade(Connection& c)
+{
+    if (auto s = c.exec("PRAGMA foreign_keys = OFF"); !s)
+        return s;
+    Status result = upgradeInTransaction(c);
+    if (auto s = c.exec("PRAGMA foreign_keys = ON"); !s && result)
+        result = s;
+    return result;
 }
 
 // ---- Loading --------------------------------------------------------------------------------------
@@ -763,9 +1065,13 @@ public:
         if (auto s = checkIntegrity(); !s)
             return s.error();
         using Step = Status (Loader::*)();
-        for (Step step : { &Loader::readMission, &Loader::readPackets, &Loader::readParameters,
-                 &Loader::readCoefficients, &Loader::readPoints, &Loader::readStates, &Loader::readNumericLimits,
-                 &Loader::readExpectedStates, &Loader::checkComplete }) {
+        // Each table once, in order, joined in memory through the id maps: no query per row.
+        for (Step step : { &Loader::readMission, &Loader::readPackets, &Loader::readPacketAliases,
+                 &Loader::readCriteria, &Loader::readParameters, &Loader::readParameterAliases,
+                 &Loader::readIncludeConditions, &Loader::readCoefficients, &Loader::readPoints, &Loader::readStates,
+                 &Loader::readNumericLimits, &Loader::readExpectedStates, &Loader::readContexts,
+                 &Loader::readContextConditions, &Loader::readContextCoefficients, &Loader::readContextPoints,
+                 &Loader::checkComplete }) {
             if (auto s = (this->*step)(); !s)
                 return s.error();
         }
@@ -852,7 +1158,8 @@ private:
     {
         return forEachRow("SELECT id, name, apid, length, variable_length, max_length, byte_order, description,"
                           " cuc_coarse_bytes, cuc_fine_bytes, cuc_epoch, cuc_p_field,"
-                          " secondary_id_bit_offset, secondary_id_bit_length, secondary_id_value"
+                          " secondary_id_bit_offset, secondary_id_bit_length, secondary_id_value,"
+                          " long_description, path"
                           " FROM packet ORDER BY position",
             "packet", &Loader::packetRow);
     }
@@ -875,6 +1182,8 @@ private:
         const auto idLength = r.optionalInteger(13, 1, 64);
         const bool hasIdValue = !r.isNull(14);
         const std::int64_t idValue = hasIdValue ? r.integer(14) : 0;
+        p.longDescription = r.text(15);
+        p.path = r.text(16);
         const std::string what = "packet '" + p.name + "'";
         if (r.failed())
             return fail(what + ": " + r.problem());
@@ -903,7 +1212,10 @@ private:
     {
         // Ordered by position across all packets: each packet then gets its parameters in order.
         return forEachRow("SELECT id, packet_id, name, bit_offset, bit_length, data_type, byte_order, units,"
-                          " description, overlap_allowed, calibrator, limits, limits_enabled"
+                          " description, overlap_allowed, calibrator, limits, limits_enabled,"
+                          " placement, size_kind, size_parameter, size_slope, size_intercept, size_terminator,"
+                          " size_leading_bits, size_max_bytes, long_description, path,"
+                          " time_epoch, time_scale, time_offset"
                           " FROM parameter ORDER BY position, id",
             "parameter", &Loader::parameterRow);
     }
@@ -923,6 +1235,19 @@ private:
         const auto calibrator = r.optionalCode(10, kCalibratorCodes, "calibrator");
         const auto limits = r.optionalCode(11, kLimitsCodes, "limits kind");
         const bool limitsEnabled = r.boolean(12);
+        q.placement = r.code(13, kPlacementCodes, "placement");
+        q.size.kind = r.code(14, kSizeKindCodes, "size kind");
+        q.size.sizeParameter = r.text(15);
+        q.size.sizeSlope = r.real(16);
+        q.size.sizeIntercept = r.real(17);
+        q.size.terminator = static_cast<std::uint8_t>(r.integer(18, 0, 255));
+        q.size.leadingSizeBits = static_cast<std::uint8_t>(r.integer(19, 0, 255));
+        q.size.maxBytes = r.uint32(20);
+        q.longDescription = r.text(21);
+        q.path = r.text(22);
+        const auto timeEpoch = r.optionalReal(23);
+        const auto timeScale = r.optionalReal(24);
+        const auto timeOffset = r.optionalReal(25);
 
         const auto packet = m_packetIndex.find(packetId);
         const std::string packetName = packet != m_packetIndex.end() ? m_db.packets[packet->second].name : "?";
@@ -932,12 +1257,9 @@ private:
         if (packet == m_packetIndex.end())
             return fail(what + ": packet id " + std::to_string(packetId) + " does not exist");
 
-        if (calibrator == CalibratorKind::Polynomial)
-            q.calibrator = PolynomialCalibrator {};
-        else if (calibrator == CalibratorKind::PointPairs)
-            q.calibrator = PointPairCalibrator {};
-        else if (calibrator == CalibratorKind::Enumeration)
-            q.calibrator = EnumerationCalibrator {};
+        q.calibrator = emptyCalibrator(calibrator);
+        if (auto s = readTime(q.calibrator, timeEpoch, timeScale, timeOffset); !s)
+            return fail(what + ": " + s.error().message);
         if (limits == LimitsKind::Numeric)
             q.limits = NumericLimits { 0, 0, 0, 0, limitsEnabled };
         else if (limits == LimitsKind::ExpectedStates)
@@ -1097,6 +1419,250 @@ private:
         return {};
     }
 
+    // The time columns of a parameter or context row: all set for a TIME calibrator, else all NULL.
+    static Status readTime(Calibrator& calibrator, std::optional<double> epoch, std::optional<double> scale,
+        std::optional<double> offset)
+    {
+        auto* time = std::get_if<TimeCalibrator>(&calibrator);
+        const bool any = epoch || scale || offset;
+        if (!time) {
+            if (any)
+                return fail("time_epoch, time_scale or time_offset is set without a TIME calibrator");
+            return {};
+        }
+        if (!epoch || !scale || !offset)
+            return fail("a TIME calibrator needs time_epoch, time_scale and time_offset");
+        *time = TimeCalibrator { *epoch, *scale, *offset };
+        return {};
+    }
+
+    // The packet a child row belongs to, and its name for messages.
+    PacketDef* packetOf(std::int64_t packetId, const char* table, std::string& what)
+    {
+        const auto it = m_packetIndex.find(packetId);
+        if (it == m_packetIndex.end()) {
+            what = std::string("table ") + table + ": packet id " + std::to_string(packetId) + " does not exist";
+            return nullptr;
+        }
+        PacketDef& p = m_db.packets[it->second];
+        what = "packet '" + p.name + "', table " + table;
+        return &p;
+    }
+
+    Status readPacketAliases()
+    {
+        return forEachRow("SELECT packet_id, name_space, alias FROM packet_alias ORDER BY packet_id, position",
+            "packet_alias", &Loader::packetAliasRow);
+    }
+    Status packetAliasRow(RowReader& r)
+    {
+        std::string what;
+        PacketDef* p = packetOf(r.integer(0), "packet_alias", what);
+        if (p == nullptr)
+            return fail(what);
+        Alias alias { r.text(1), r.text(2) };
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        p->aliases.push_back(std::move(alias));
+        return {};
+    }
+
+    Status readCriteria()
+    {
+        return forEachRow("SELECT packet_id, bit_offset, bit_length, op, value FROM packet_criterion"
+                          " ORDER BY packet_id, position",
+            "packet_criterion", &Loader::criterionRow);
+    }
+    Status criterionRow(RowReader& r)
+    {
+        std::string what;
+        PacketDef* p = packetOf(r.integer(0), "packet_criterion", what);
+        if (p == nullptr)
+            return fail(what);
+        FieldCriterion c;
+        c.bitOffset = r.uint32(1);
+        c.bitLength = static_cast<std::uint32_t>(r.integer(2, 1, 64));
+        c.op = r.code(3, kCompareOpCodes, "comparison");
+        c.value = std::bit_cast<std::uint64_t>(r.integer(4));
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        p->criteria.push_back(c);
+        return {};
+    }
+
+    // A child row's parameter; `what` names it (or says why there is none).
+    ParameterDef* childParameter(RowReader& r, const char* table, std::string& what)
+    {
+        ParameterDef* q = parameterOf(r.integer(0), what);
+        if (q == nullptr) {
+            what = std::string("table ") + table + ": " + what + " does not exist";
+            return nullptr;
+        }
+        what += std::string(", table ") + table;
+        return q;
+    }
+
+    Status readParameterAliases()
+    {
+        return forEachRow(
+            "SELECT parameter_id, name_space, alias FROM parameter_alias ORDER BY parameter_id, position",
+            "parameter_alias", &Loader::parameterAliasRow);
+    }
+    Status parameterAliasRow(RowReader& r)
+    {
+        std::string what;
+        ParameterDef* q = childParameter(r, "parameter_alias", what);
+        if (q == nullptr)
+            return fail(what);
+        Alias alias { r.text(1), r.text(2) };
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        q->aliases.push_back(std::move(alias));
+        return {};
+    }
+
+    // The columns parameter, op, value, calibrated from `first` on.
+    static Condition readCondition(RowReader& r, int first)
+    {
+        Condition c;
+        c.parameter = r.text(first);
+        c.op = r.code(first + 1, kCompareOpCodes, "comparison");
+        c.value = r.real(first + 2);
+        c.calibrated = r.boolean(first + 3);
+        return c;
+    }
+
+    Status readIncludeConditions()
+    {
+        return forEachRow("SELECT parameter_id, parameter, op, value, calibrated FROM include_condition"
+                          " ORDER BY parameter_id, position",
+            "include_condition", &Loader::includeConditionRow);
+    }
+    Status includeConditionRow(RowReader& r)
+    {
+        std::string what;
+        ParameterDef* q = childParameter(r, "include_condition", what);
+        if (q == nullptr)
+            return fail(what);
+        Condition c = readCondition(r, 1);
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        q->includeWhen.push_back(std::move(c));
+        return {};
+    }
+
+    Status readContexts()
+    {
+        return forEachRow("SELECT parameter_id, id, calibrator, time_epoch, time_scale, time_offset"
+                          " FROM context_calibration ORDER BY parameter_id, position",
+            "context_calibration", &Loader::contextRow);
+    }
+    Status contextRow(RowReader& r)
+    {
+        std::string what;
+        ParameterDef* q = childParameter(r, "context_calibration", what);
+        if (q == nullptr)
+            return fail(what);
+        const std::int64_t id = r.integer(1);
+        const auto kind = r.optionalCode(2, kCalibratorCodes, "calibrator");
+        const auto epoch = r.optionalReal(3);
+        const auto scale = r.optionalReal(4);
+        const auto offset = r.optionalReal(5);
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        if (kind == CalibratorKind::Enumeration)
+            return fail(what + ": a context calibrator cannot be an enumeration");
+        ContextCalibration context;
+        context.calibrator = emptyCalibrator(kind);
+        if (auto s = readTime(context.calibrator, epoch, scale, offset); !s)
+            return fail(what + ": " + s.error().message);
+        q->contextCalibrators.push_back(std::move(context));
+        if (!m_contextIndex.emplace(id, &q->contextCalibrators.back() - q->contextCalibrators.data()).second)
+            return fail(what + ": duplicate context id " + std::to_string(id));
+        m_contextOwner.emplace(id, q);
+        return {};
+    }
+
+    // The context a child row belongs to, and its name for messages. Valid until the parameter's
+    // contexts change, which they do not once readContexts is done.
+    ContextCalibration* contextOf(RowReader& r, const char* table, std::string& what)
+    {
+        const std::int64_t id = r.integer(0);
+        const auto owner = m_contextOwner.find(id);
+        if (owner == m_contextOwner.end()) {
+            what = std::string("table ") + table + ": context id " + std::to_string(id) + " does not exist";
+            return nullptr;
+        }
+        const auto index = static_cast<std::size_t>(m_contextIndex.at(id));
+        what = "parameter '" + owner->second->name + "', context " + std::to_string(index + 1) + ", table " + table;
+        return &owner->second->contextCalibrators[index];
+    }
+
+    Status readContextConditions()
+    {
+        return forEachRow("SELECT context_id, parameter, op, value, calibrated FROM context_condition"
+                          " ORDER BY context_id, position",
+            "context_condition", &Loader::contextConditionRow);
+    }
+    Status contextConditionRow(RowReader& r)
+    {
+        std::string what;
+        ContextCalibration* context = contextOf(r, "context_condition", what);
+        if (context == nullptr)
+            return fail(what);
+        Condition c = readCondition(r, 1);
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        context->when.push_back(std::move(c));
+        return {};
+    }
+
+    Status readContextCoefficients()
+    {
+        return forEachRow("SELECT context_id, position, value FROM context_polynomial_coefficient"
+                          " ORDER BY context_id, position",
+            "context_polynomial_coefficient", &Loader::contextCoefficientRow);
+    }
+    Status contextCoefficientRow(RowReader& r)
+    {
+        std::string what;
+        ContextCalibration* context = contextOf(r, "context_polynomial_coefficient", what);
+        if (context == nullptr)
+            return fail(what);
+        auto* poly = std::get_if<PolynomialCalibrator>(&context->calibrator);
+        if (poly == nullptr)
+            return fail(what + ": the context has no polynomial calibrator");
+        const std::int64_t position = r.integer(1, 0, 5);
+        const double value = r.real(2);
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        if (position != static_cast<std::int64_t>(poly->coefficients.size()))
+            return fail(what + ": the polynomial has no coefficient for x^" + std::to_string(poly->coefficients.size()));
+        poly->coefficients.push_back(value);
+        return {};
+    }
+
+    Status readContextPoints()
+    {
+        return forEachRow("SELECT context_id, raw, calibrated FROM context_point_pair ORDER BY context_id, position",
+            "context_point_pair", &Loader::contextPointRow);
+    }
+    Status contextPointRow(RowReader& r)
+    {
+        std::string what;
+        ContextCalibration* context = contextOf(r, "context_point_pair", what);
+        if (context == nullptr)
+            return fail(what);
+        auto* table = std::get_if<PointPairCalibrator>(&context->calibrator);
+        if (table == nullptr)
+            return fail(what + ": the context has no point-pair calibrator");
+        PointPair point { r.real(1), r.real(2) };
+        if (r.failed())
+            return fail(what + ": " + r.problem());
+        table->points.push_back(point);
+        return {};
+    }
+
     Status checkComplete()
     {
         if (m_numericLimitsPending == 0)
@@ -1110,6 +1676,9 @@ private:
     bool m_missionFound = false;
     std::unordered_map<std::int64_t, std::size_t> m_packetIndex;
     std::unordered_map<std::int64_t, ParameterSlot> m_parameterIndex;
+    // context_calibration.id -> its parameter and its index among the parameter's contexts
+    std::unordered_map<std::int64_t, ParameterDef*> m_contextOwner;
+    std::unordered_map<std::int64_t, std::ptrdiff_t> m_contextIndex;
     long m_numericLimitsPending = 0;
 };
 
@@ -1157,42 +1726,266 @@ Status dropEverything(Connection& c)
     return {};
 }
 
+// The prepared INSERT statements of a save.
+struct Inserts {
+    StmtHandle mission, packet, packetAlias, criterion, parameter, parameterAlias, includeCondition, coefficient,
+        point, state, numeric, expected, context, contextCondition, contextCoefficient, contextPoint;
+};
+
+Result<Inserts> prepareInserts(Connection& c)
+{
+    Inserts out;
+    const std::pair<StmtHandle*, std::string_view> statements[] = {
+        { &out.mission, "INSERT INTO mission (id, name) VALUES (1, ?1)" },
+        { &out.packet,
+            "INSERT INTO packet (id, position, name, apid, length, variable_length, max_length, byte_order,"
+            " description, cuc_coarse_bytes, cuc_fine_bytes, cuc_epoch, cuc_p_field,"
+            " secondary_id_bit_offset, secondary_id_bit_length, secondary_id_value, long_description, path)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)" },
+        { &out.packetAlias, "INSERT INTO packet_alias (packet_id, position, name_space, alias) VALUES (?1, ?2, ?3, ?4)" },
+        { &out.criterion,
+            "INSERT INTO packet_criterion (packet_id, position, bit_offset, bit_length, op, value)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6)" },
+        { &out.parameter,
+            "INSERT INTO parameter (id, packet_id, position, name, bit_offset, bit_length, data_type, byte_order,"
+            " units, description, overlap_allowed, calibrator, limits, limits_enabled, placement, size_kind,"
+            " size_parameter, size_slope, size_intercept, size_terminator, size_leading_bits, size_max_bytes,"
+            " long_description, path, time_epoch, time_scale, time_offset)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"
+            " ?21, ?22, ?23, ?24, ?25, ?26, ?27)" },
+        { &out.parameterAlias,
+            "INSERT INTO parameter_alias (parameter_id, position, name_space, alias) VALUES (?1, ?2, ?3, ?4)" },
+        { &out.includeCondition,
+            "INSERT INTO include_condition (parameter_id, position, parameter, op, value, calibrated)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6)" },
+        { &out.coefficient, "INSERT INTO polynomial_coefficient (parameter_id, position, value) VALUES (?1, ?2, ?3)" },
+        { &out.point, "INSERT INTO point_pair (parameter_id, position, raw, calibrated) VALUES (?1, ?2, ?3, ?4)" },
+        { &out.state, "INSERT INTO state (parameter_id, position, low, high, text) VALUES (?1, ?2, ?3, ?4, ?5)" },
+        { &out.numeric,
+            "INSERT INTO numeric_limits (parameter_id, red_low, yellow_low, yellow_high, red_high)"
+            " VALUES (?1, ?2, ?3, ?4, ?5)" },
+        { &out.expected, "INSERT INTO expected_state (parameter_id, position, state) VALUES (?1, ?2, ?3)" },
+        { &out.context,
+            "INSERT INTO context_calibration (id, parameter_id, position, calibrator, time_epoch, time_scale,"
+            " time_offset) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)" },
+        { &out.contextCondition,
+            "INSERT INTO context_condition (context_id, position, parameter, op, value, calibrated)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6)" },
+        { &out.contextCoefficient,
+            "INSERT INTO context_polynomial_coefficient (context_id, position, value) VALUES (?1, ?2, ?3)" },
+        { &out.contextPoint,
+            "INSERT INTO context_point_pair (context_id, position, raw, calibrated) VALUES (?1, ?2, ?3, ?4)" },
+    };
+    for (const auto& [handle, sql] : statements) {
+        auto stmt = c.prepare(sql);
+        if (!stmt)
+            return stmt.error();
+        *handle = std::move(*stmt);
+    }
+    return out;
+}
+
+// Binds the time columns: the calibrator's values for a TIME calibrator, else NULLs.
+RowWriter& timeColumns(RowWriter& row, const Calibrator& calibrator)
+{
+    if (const auto* time = std::get_if<TimeCalibrator>(&calibrator))
+        return row.real(time->epochUnixSeconds).real(time->scale).real(time->offset);
+    return row.null().null().null();
+}
+
+Status writeAliases(const Connection& c, sqlite3_stmt* stmt, std::int64_t ownerId, const std::vector<Alias>& aliases,
+    const std::string& what)
+{
+    for (std::size_t i = 0; i < aliases.size(); ++i) {
+        auto s = RowWriter(stmt)
+                     .integer(ownerId)
+                     .integer(static_cast<std::int64_t>(i))
+                     .text(aliases[i].nameSpace)
+                     .text(aliases[i].alias)
+                     .run(c, what + " alias " + std::to_string(i + 1));
+        if (!s)
+            return s;
+    }
+    return {};
+}
+
+Status writeConditions(const Connection& c, sqlite3_stmt* stmt, std::int64_t ownerId,
+    const std::vector<Condition>& conditions, const std::string& what)
+{
+    for (std::size_t i = 0; i < conditions.size(); ++i) {
+        const Condition& cond = conditions[i];
+        auto s = RowWriter(stmt)
+                     .integer(ownerId)
+                     .integer(static_cast<std::int64_t>(i))
+                     .text(cond.parameter)
+                     .text(codeOf(kCompareOpCodes, cond.op))
+                     .real(cond.value)
+                     .boolean(cond.calibrated)
+                     .run(c, what + " condition " + std::to_string(i + 1));
+        if (!s)
+            return s;
+    }
+    return {};
+}
+
+// The child rows of a polynomial or point-pair calibrator (the default one or a context's).
+Status writeCalibratorRows(const Connection& c, sqlite3_stmt* coefficient, sqlite3_stmt* point, std::int64_t ownerId,
+    const Calibrator& calibrator, const std::string& what)
+{
+    if (const auto* poly = std::get_if<PolynomialCalibrator>(&calibrator)) {
+        for (std::size_t i = 0; i < poly->coefficients.size(); ++i) {
+            auto s = RowWriter(coefficient)
+                         .integer(ownerId)
+                         .integer(static_cast<std::int64_t>(i))
+                         .real(poly->coefficients[i])
+                         .run(c, what + " coefficient " + std::to_string(i));
+            if (!s)
+                return s;
+        }
+    } else if (const auto* table = std::get_if<PointPairCalibrator>(&calibrator)) {
+        for (std::size_t i = 0; i < table->points.size(); ++i) {
+            auto s = RowWriter(point)
+                         .integer(ownerId)
+                         .integer(static_cast<std::int64_t>(i))
+                         .real(table->points[i].raw)
+                         .real(table->points[i].calibrated)
+                         .run(c, what + " point " + std::to_string(i + 1));
+            if (!s)
+                return s;
+        }
+    }
+    return {};
+}
+
+Status writeParameter(const Connection& c, Inserts& ins, std::int64_t packetId, std::int64_t parameterId,
+    std::size_t position, const ParameterDef& q, const std::string& what, std::int64_t& contextId)
+{
+    std::optional<std::string_view> limitsCode;
+    bool limitsEnabled = true;
+    if (const auto* n = std::get_if<NumericLimits>(&q.limits)) {
+        limitsCode = codeOf(kLimitsCodes, LimitsKind::Numeric);
+        limitsEnabled = n->enabled;
+    } else if (const auto* e = std::get_if<StateLimits>(&q.limits)) {
+        limitsCode = codeOf(kLimitsCodes, LimitsKind::ExpectedStates);
+        limitsEnabled = e->enabled;
+    }
+    std::optional<std::string_view> byteOrder;
+    if (q.byteOrder)
+        byteOrder = codeOf(kByteOrderCodes, *q.byteOrder);
+    RowWriter row(ins.parameter.get());
+    row.integer(parameterId)
+        .integer(packetId)
+        .integer(static_cast<std::int64_t>(position))
+        .text(q.name)
+        .integer(q.bitOffset)
+        .integer(q.bitLength)
+        .text(codeOf(kDataTypeCodes, q.type))
+        .optionalText(byteOrder)
+        .text(q.units)
+        .text(q.description)
+        .boolean(q.overlapAllowed)
+        .optionalText(calibratorCode(q.calibrator))
+        .optionalText(limitsCode)
+        .boolean(limitsEnabled)
+        .text(codeOf(kPlacementCodes, q.placement))
+        .text(codeOf(kSizeKindCodes, q.size.kind))
+        .text(q.size.sizeParameter)
+        .real(q.size.sizeSlope)
+        .real(q.size.sizeIntercept)
+        .integer(q.size.terminator)
+        .integer(q.size.leadingSizeBits)
+        .integer(q.size.maxBytes)
+        .text(q.longDescription)
+        .text(q.path);
+    auto s = timeColumns(row, q.calibrator).run(c, what);
+    if (!s)
+        return s;
+    if (s = writeAliases(c, ins.parameterAlias.get(), parameterId, q.aliases, what); !s)
+        return s;
+    if (s = writeConditions(c, ins.includeCondition.get(), parameterId, q.includeWhen, what + " WHEN"); !s)
+        return s;
+    if (s = writeCalibratorRows(c, ins.coefficient.get(), ins.point.get(), parameterId, q.calibrator, what); !s)
+        return s;
+    if (const auto* enumeration = std::get_if<EnumerationCalibrator>(&q.calibrator)) {
+        for (std::size_t i = 0; i < enumeration->states.size(); ++i) {
+            const State& st = enumeration->states[i];
+            s = RowWriter(ins.state.get())
+                    .integer(parameterId)
+                    .integer(static_cast<std::int64_t>(i))
+                    .integer(st.low)
+                    .integer(st.high)
+                    .text(st.text)
+                    .run(c, what + " state '" + st.text + "'");
+            if (!s)
+                return s;
+        }
+    }
+
+    for (std::size_t k = 0; k < q.contextCalibrators.size(); ++k) {
+        const ContextCalibration& context = q.contextCalibrators[k];
+        const std::string where = what + " context " + std::to_string(k + 1);
+        ++contextId;
+        RowWriter contextRow(ins.context.get());
+        contextRow.integer(contextId)
+            .integer(parameterId)
+            .integer(static_cast<std::int64_t>(k))
+            .optionalText(calibratorCode(context.calibrator));
+        if (s = timeColumns(contextRow, context.calibrator).run(c, where); !s)
+            return s;
+        if (s = writeConditions(c, ins.contextCondition.get(), contextId, context.when, where); !s)
+            return s;
+        s = writeCalibratorRows(
+            c, ins.contextCoefficient.get(), ins.contextPoint.get(), contextId, context.calibrator, where);
+        if (!s)
+            return s;
+    }
+
+    if (const auto* n = std::get_if<NumericLimits>(&q.limits)) {
+        // An open side is -inf / inf: SQLite stores infinities as REAL and gives them back.
+        s = RowWriter(ins.numeric.get())
+                .integer(parameterId)
+                .real(n->redLow)
+                .real(n->yellowLow)
+                .real(n->yellowHigh)
+                .real(n->redHigh)
+                .run(c, what + " limits");
+        if (!s)
+            return s;
+    } else if (const auto* e = std::get_if<StateLimits>(&q.limits)) {
+        for (std::size_t i = 0; i < e->expectedStates.size(); ++i) {
+            s = RowWriter(ins.expected.get())
+                    .integer(parameterId)
+                    .integer(static_cast<std::int64_t>(i))
+                    .text(e->expectedStates[i])
+                    .run(c, what + " expected state '" + e->expectedStates[i] + "'");
+            if (!s)
+                return s;
+        }
+    }
+    return {};
+}
+
 Status writeAll(Connection& c, const MissionDatabase& db)
 {
-    if (auto s = c.exec(kSchemaV2); !s)
+    if (auto s = c.exec(schemaV3()); !s)
         return fail("cannot create the tables: " + s.error().message);
+    auto prepared = prepareInserts(c);
+    if (!prepared)
+        return prepared.error();
+    Inserts& ins = *prepared;
 
-    auto mission = c.prepare("INSERT INTO mission (id, name) VALUES (1, ?1)");
-    auto packet = c.prepare(
-        "INSERT INTO packet (id, position, name, apid, length, variable_length, max_length, byte_order, description,"
-        " cuc_coarse_bytes, cuc_fine_bytes, cuc_epoch, cuc_p_field,"
-        " secondary_id_bit_offset, secondary_id_bit_length, secondary_id_value)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
-    auto parameter = c.prepare(
-        "INSERT INTO parameter (id, packet_id, position, name, bit_offset, bit_length, data_type, byte_order, units,"
-        " description, overlap_allowed, calibrator, limits, limits_enabled)"
-        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
-    auto coefficient
-        = c.prepare("INSERT INTO polynomial_coefficient (parameter_id, position, value) VALUES (?1, ?2, ?3)");
-    auto point = c.prepare("INSERT INTO point_pair (parameter_id, position, raw, calibrated) VALUES (?1, ?2, ?3, ?4)");
-    auto state = c.prepare("INSERT INTO state (parameter_id, position, low, high, text) VALUES (?1, ?2, ?3, ?4, ?5)");
-    auto numeric = c.prepare("INSERT INTO numeric_limits (parameter_id, red_low, yellow_low, yellow_high, red_high)"
-                             " VALUES (?1, ?2, ?3, ?4, ?5)");
-    auto expected = c.prepare("INSERT INTO expected_state (parameter_id, position, state) VALUES (?1, ?2, ?3)");
-    for (auto* stmt : { &mission, &packet, &parameter, &coefficient, &point, &state, &numeric, &expected })
-        if (!*stmt)
-            return stmt->error();
-
-    if (auto s = RowWriter(mission->get()).text(db.name).run(c, "the mission name"); !s)
+    if (auto s = RowWriter(ins.mission.get()).text(db.name).run(c, "the mission name"); !s)
         return s;
 
     std::int64_t parameterId = 0;
+    std::int64_t contextId = 0;
     for (std::size_t pi = 0; pi < db.packets.size(); ++pi) {
         const PacketDef& p = db.packets[pi];
         const auto packetId = static_cast<std::int64_t>(pi + 1);
         const auto& cuc = p.secondaryHeader;
         const auto& sid = p.secondaryId;
-        RowWriter row(packet->get());
+        const std::string what = "packet '" + p.name + "'";
+        RowWriter row(ins.packet.get());
         row.integer(packetId)
             .integer(static_cast<std::int64_t>(pi))
             .text(p.name)
@@ -1213,108 +2006,32 @@ Status writeAll(Connection& c, const MissionDatabase& db)
             row.integer(sid->bitOffset).integer(sid->bitLength).integer(std::bit_cast<std::int64_t>(sid->value));
         else
             row.null().null().null();
-        if (auto s = row.run(c, "packet '" + p.name + "'"); !s)
+        row.text(p.longDescription).text(p.path);
+        if (auto s = row.run(c, what); !s)
             return s;
+        if (auto s = writeAliases(c, ins.packetAlias.get(), packetId, p.aliases, what); !s)
+            return s;
+        for (std::size_t i = 0; i < p.criteria.size(); ++i) {
+            const FieldCriterion& fc = p.criteria[i];
+            auto s = RowWriter(ins.criterion.get())
+                         .integer(packetId)
+                         .integer(static_cast<std::int64_t>(i))
+                         .integer(fc.bitOffset)
+                         .integer(fc.bitLength)
+                         .text(codeOf(kCompareOpCodes, fc.op))
+                         .integer(std::bit_cast<std::int64_t>(fc.value))
+                         .run(c, what + " MATCH " + std::to_string(i + 1));
+            if (!s)
+                return s;
+        }
 
         for (std::size_t qi = 0; qi < p.parameters.size(); ++qi) {
             const ParameterDef& q = p.parameters[qi];
-            const std::string what = "parameter '" + p.name + "." + q.name + "'";
             ++parameterId;
-            std::optional<std::string_view> calibratorCode;
-            if (std::holds_alternative<PolynomialCalibrator>(q.calibrator))
-                calibratorCode = codeOf(kCalibratorCodes, CalibratorKind::Polynomial);
-            else if (std::holds_alternative<PointPairCalibrator>(q.calibrator))
-                calibratorCode = codeOf(kCalibratorCodes, CalibratorKind::PointPairs);
-            else if (std::holds_alternative<EnumerationCalibrator>(q.calibrator))
-                calibratorCode = codeOf(kCalibratorCodes, CalibratorKind::Enumeration);
-            std::optional<std::string_view> limitsCode;
-            bool limitsEnabled = true;
-            if (const auto* n = std::get_if<NumericLimits>(&q.limits)) {
-                limitsCode = codeOf(kLimitsCodes, LimitsKind::Numeric);
-                limitsEnabled = n->enabled;
-            } else if (const auto* e = std::get_if<StateLimits>(&q.limits)) {
-                limitsCode = codeOf(kLimitsCodes, LimitsKind::ExpectedStates);
-                limitsEnabled = e->enabled;
-            }
-            std::optional<std::string_view> byteOrder;
-            if (q.byteOrder)
-                byteOrder = codeOf(kByteOrderCodes, *q.byteOrder);
-            auto s = RowWriter(parameter->get())
-                         .integer(parameterId)
-                         .integer(packetId)
-                         .integer(static_cast<std::int64_t>(qi))
-                         .text(q.name)
-                         .integer(q.bitOffset)
-                         .integer(q.bitLength)
-                         .text(codeOf(kDataTypeCodes, q.type))
-                         .optionalText(byteOrder)
-                         .text(q.units)
-                         .text(q.description)
-                         .boolean(q.overlapAllowed)
-                         .optionalText(calibratorCode)
-                         .optionalText(limitsCode)
-                         .boolean(limitsEnabled)
-                         .run(c, what);
+            auto s = writeParameter(
+                c, ins, packetId, parameterId, qi, q, "parameter '" + p.name + "." + q.name + "'", contextId);
             if (!s)
                 return s;
-
-            if (const auto* poly = std::get_if<PolynomialCalibrator>(&q.calibrator)) {
-                for (std::size_t i = 0; i < poly->coefficients.size(); ++i) {
-                    s = RowWriter(coefficient->get())
-                            .integer(parameterId)
-                            .integer(static_cast<std::int64_t>(i))
-                            .real(poly->coefficients[i])
-                            .run(c, what + " coefficient " + std::to_string(i));
-                    if (!s)
-                        return s;
-                }
-            } else if (const auto* table = std::get_if<PointPairCalibrator>(&q.calibrator)) {
-                for (std::size_t i = 0; i < table->points.size(); ++i) {
-                    s = RowWriter(point->get())
-                            .integer(parameterId)
-                            .integer(static_cast<std::int64_t>(i))
-                            .real(table->points[i].raw)
-                            .real(table->points[i].calibrated)
-                            .run(c, what + " point " + std::to_string(i + 1));
-                    if (!s)
-                        return s;
-                }
-            } else if (const auto* enumeration = std::get_if<EnumerationCalibrator>(&q.calibrator)) {
-                for (std::size_t i = 0; i < enumeration->states.size(); ++i) {
-                    const State& st = enumeration->states[i];
-                    s = RowWriter(state->get())
-                            .integer(parameterId)
-                            .integer(static_cast<std::int64_t>(i))
-                            .integer(st.low)
-                            .integer(st.high)
-                            .text(st.text)
-                            .run(c, what + " state '" + st.text + "'");
-                    if (!s)
-                        return s;
-                }
-            }
-
-            if (const auto* n = std::get_if<NumericLimits>(&q.limits)) {
-                s = RowWriter(numeric->get())
-                        .integer(parameterId)
-                        .real(n->redLow)
-                        .real(n->yellowLow)
-                        .real(n->yellowHigh)
-                        .real(n->redHigh)
-                        .run(c, what + " limits");
-                if (!s)
-                    return s;
-            } else if (const auto* e = std::get_if<StateLimits>(&q.limits)) {
-                for (std::size_t i = 0; i < e->expectedStates.size(); ++i) {
-                    s = RowWriter(expected->get())
-                            .integer(parameterId)
-                            .integer(static_cast<std::int64_t>(i))
-                            .text(e->expectedStates[i])
-                            .run(c, what + " expected state '" + e->expectedStates[i] + "'");
-                    if (!s)
-                        return s;
-                }
-            }
         }
     }
 
@@ -1374,6 +2091,8 @@ std::string_view schemaDdl(int version)
         return kSchemaV1;
     case 2:
         return kSchemaV2;
+    case 3:
+        return schemaV3();
     default:
         return {};
     }

@@ -14,7 +14,7 @@
 namespace telestation::mdb {
 
 // The schema version this build writes, and the newest it reads.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 // 'TSMD' in PRAGMA application_id marks a mission database (set since schema version 2).
 inline constexpr std::int32_t kApplicationId = 0x54534D44;
 
@@ -39,8 +39,8 @@ inline constexpr std::int32_t kApplicationId = 0x54534D44;
 [[nodiscard]] bool hasSqliteHeader(const std::string& path);
 
 // The DDL that creates the tables of schema `version` (1..kSchemaVersion), without the PRAGMAs; empty
-// for any other version. Version 1 is kept as history: the upgrade starts from it, and tests build
-// version-1 files with it.
+// for any other version. Versions 1 and 2 are kept as history: the upgrades start from them, and tests
+// build files of those versions with them.
 [[nodiscard]] std::string_view schemaDdl(int version);
 
 } // namespace telestation::mdb

@@ -806,7 +806,7 @@ private slots:
         QVERIFY(!loaded.ok());
         const std::string message = loaded.error().toString();
         QCOMPARE(loaded.error().where.file, file.toStdString());
-        QVERIFY2(message.find("schema version 1 must be upgraded to 2") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("schema version 1 must be upgraded to 3") != std::string::npos, message.c_str());
         QVERIFY2(message.find("read-only") != std::string::npos, message.c_str());
         QCOMPARE(readBytes(file), bytes);
         QCOMPARE(queryInt(file, "PRAGMA user_version"), 1);
@@ -826,12 +826,12 @@ private slots:
     {
         const QString file = path(QStringLiteral("newer.mdb"));
         QVERIFY(saveDatabase(richDatabase(), file.toStdString()).ok());
-        QCOMPARE(execSql(file, "PRAGMA user_version = 3"), QString());
+        QCOMPARE(execSql(file, "PRAGMA user_version = 4"), QString());
         const QByteArray bytes = readBytes(file);
         const auto loaded = loadDatabase(file.toStdString());
         QVERIFY(!loaded.ok());
         QCOMPARE(QString::fromStdString(loaded.error().toString()),
-            file + QStringLiteral(": created by a newer Telestation: schema 3, this build reads up to 2"));
+            file + QStringLiteral(": created by a newer Telestation: schema 4, this build reads up to 3"));
         QCOMPARE(readBytes(file), bytes);
     }
 
