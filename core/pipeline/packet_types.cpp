@@ -29,28 +29,53 @@ Result<PacketTypeTable> PacketTypeTable::build(const mdb::MissionDatabase& db)
         t.m_firstParameter.push_back(static_cast<std::uint32_t>(t.m_parameters.size()));
         t.m_maxParameters = std::max<std::uint32_t>(t.m_maxParameters, static_cast<std::uint32_t>(def.parameters.size()));
     }
-    // Classification: per APID, the definitions with a secondary id first (most specific), then the
-    // one without (the fallback).
+    // Classification: per APID, the definitions with the most conditions first (most specific), down
+    // to one without any (the fallback).
     std::vector<std::vector<Candidate>> perApid(ccsds::kApidCount);
     for (std::size_t i = 0; i < t.m_defs.size(); ++i) {
         const auto& def = t.m_defs[i];
-        Candidate c{static_cast<std::uint32_t>(i + 1), def.secondaryId.has_value(), 0, 0, 0};
-        if (def.secondaryId) {
-            c.bitOffset = def.secondaryId->bitOffset;
-            c.bitLength = def.secondaryId->bitLength;
-            c.value = def.secondaryId->value;
+        Candidate c{static_cast<std::uint32_t>(i + 1), static_cast<std::uint32_t>(t.m_criteria.size()), 0};
+        const auto add = [&](std::uint32_t bitOffset, std::uint32_t bitLength, mdb::CompareOp op, std::uint64_t value) {
+            t.m_criteria.push_back({bitOffset, static_cast<std::uint32_t>((std::uint64_t{bitOffset} + bitLength + 7) / 8),
+                                    static_cast<std::uint8_t>(bitLength), op, value});
+            ++c.criteriaCount;
+        };
+        if (def.secondaryId)
+            add(def.secondaryId->bitOffset, def.secondaryId->bitLength, mdb::CompareOp::Equal, def.secondaryId->value);
+        for (const auto& criterion : def.criteria) {
+            if (criterion.bitLength < 1 || criterion.bitLength > 64)
+                return Error{"packet " + def.name + ": a criterion's field has 1 to 64 bits", {}};
+            add(criterion.bitOffset, criterion.bitLength, criterion.op, criterion.value);
         }
         perApid[def.apid & ccsds::kMaxApid].push_back(c);
     }
     for (std::size_t apid = 0; apid < perApid.size(); ++apid) {
         auto& list = perApid[apid];
-        std::stable_partition(list.begin(), list.end(), [](const Candidate& c) { return c.hasSecondaryId; });
+        std::stable_sort(list.begin(), list.end(),
+                         [](const Candidate& a, const Candidate& b) { return a.criteriaCount > b.criteriaCount; });
         t.m_apidFirst[apid] = static_cast<std::uint32_t>(t.m_candidates.size());
         t.m_apidCount[apid] = static_cast<std::uint16_t>(list.size());
         t.m_candidates.insert(t.m_candidates.end(), list.begin(), list.end());
     }
     return t;
 }
+
+namespace {
+
+bool compare(std::uint64_t a, mdb::CompareOp op, std::uint64_t b) noexcept
+{
+    switch (op) {
+    case mdb::CompareOp::Equal: return a == b;
+    case mdb::CompareOp::NotEqual: return a != b;
+    case mdb::CompareOp::Less: return a < b;
+    case mdb::CompareOp::LessOrEqual: return a <= b;
+    case mdb::CompareOp::Greater: return a > b;
+    case mdb::CompareOp::GreaterOrEqual: return a >= b;
+    }
+    return false;
+}
+
+} // namespace
 
 std::uint32_t PacketTypeTable::classify(std::span<const std::uint8_t> packet) const noexcept
 {
@@ -61,11 +86,13 @@ std::uint32_t PacketTypeTable::classify(std::span<const std::uint8_t> packet) co
     const std::uint32_t end = first + m_apidCount[apid];
     for (std::uint32_t i = first; i < end; ++i) {
         const Candidate& c = m_candidates[i];
-        if (!c.hasSecondaryId)
-            return c.typeIndex;
-        if ((c.bitOffset + c.bitLength + 7) / 8 > packet.size())
-            continue;
-        if (decode::extractBits(packet.data(), c.bitOffset, c.bitLength) == c.value)
+        bool match = true;
+        for (std::uint32_t k = c.criteriaFirst; match && k < c.criteriaFirst + c.criteriaCount; ++k) {
+            const Criterion& r = m_criteria[k];
+            match = r.endByte <= packet.size()
+                && compare(decode::extractBits(packet.data(), r.bitOffset, r.bitLength), r.op, r.value);
+        }
+        if (match)
             return c.typeIndex;
     }
     return kUnknownType;

@@ -1,6 +1,6 @@
 // PacketTypeTable: what the station knows of the mission database at run time — every packet
-// definition with its compiled decode plan, a classification table (APID [+ secondary id] → packet
-// definition) and the parameters' stable integer ids. Built once when the station is created and
+// definition with its compiled decode plan, a classification table (APID, then the secondary id and
+// the criteria on fixed fields → packet definition) and the parameters' stable integer ids. Built once when the station is created and
 // immutable afterwards, so every thread may read it without synchronisation.
 //
 // Type indexes: 0 is "unknown" (no definition matches), 1 + i is mission database packet i.
@@ -35,9 +35,11 @@ public:
     [[nodiscard]] static Result<PacketTypeTable> build(const mdb::MissionDatabase& db);
 
     // The type of a packet (the space packet itself, transport header already skipped; at least the
-    // 6-byte primary header). Types sharing an APID are told apart by their secondary id; a definition
-    // without one matches when no secondary id does. Hot path: no allocation, no lookup structure
-    // other than flat arrays.
+    // 6-byte primary header). Types sharing an APID are told apart by their conditions (the secondary
+    // id and the criteria), tried with the most conditions first (a definition without any matches
+    // when no other does); among equally many, in definition order. Hot path: no allocation, no
+    // lookup structure other than flat arrays: a table per APID of candidates and their compiled
+    // criteria, built once.
     [[nodiscard]] std::uint32_t classify(std::span<const std::uint8_t> packet) const noexcept;
 
     // Number of type indexes: 1 (unknown) + the number of definitions.
@@ -68,20 +70,26 @@ public:
     [[nodiscard]] std::optional<std::uint32_t> parameterId(std::string_view qualifiedName) const;
 
 private:
-    struct Candidate {
-        std::uint32_t typeIndex;
-        bool hasSecondaryId;
+    struct Criterion {
         std::uint32_t bitOffset;
-        std::uint32_t bitLength;
+        std::uint32_t endByte; // the packet must hold this many bytes for the field to be read
+        std::uint8_t bitLength;
+        mdb::CompareOp op;
         std::uint64_t value;
     };
+    struct Candidate {
+        std::uint32_t typeIndex;
+        std::uint32_t criteriaFirst; // into m_criteria
+        std::uint32_t criteriaCount;
+    };
+    std::vector<Criterion> m_criteria;
     std::vector<mdb::PacketDef> m_defs;
     std::vector<decode::DecodePlan> m_plans;
     std::vector<std::uint32_t> m_firstParameter; // per type index, plus one past the end
     std::vector<ParameterInfo> m_parameters;
     std::unordered_map<std::string, std::uint32_t> m_parameterIds;
     std::uint32_t m_maxParameters = 0;
-    // Per APID: candidates[first .. first + count), those with a secondary id first.
+    // Per APID: candidates[first .. first + count), those with the most conditions first.
     std::vector<Candidate> m_candidates;
     std::array<std::uint32_t, 2048> m_apidFirst{};
     std::array<std::uint16_t, 2048> m_apidCount{};

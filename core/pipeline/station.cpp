@@ -56,12 +56,14 @@ struct alignas(64) ReceiverTypeCounters {
     Counter networkDrops{0}, networkDropBytes{0};
 };
 struct alignas(64) RouterTypeCounters {
-    Counter received{0}, bytes{0}, unknown{0}, discarded{0}, malformed{0};
+    Counter received{0}, bytes{0}, unknown{0}, discarded{0}, malformed{0}, longPackets{0}, extraBytes{0};
     Counter processDrops{0}, recordDrops{0}, forwardDrops{0};
     std::atomic<std::int64_t> lastReceiveTimeNs{0};
 };
 struct alignas(64) ProcessorTypeCounters {
     Counter processed{0}, parametersDecoded{0};
+    // Variable layouts are checked when decoded: shorter than the layout (malformed), or longer.
+    Counter layoutErrors{0}, longPackets{0}, extraBytes{0};
 };
 struct alignas(64) RecorderTypeCounters {
     Counter recorded{0}, bytes{0}, errors{0};
@@ -560,6 +562,14 @@ std::size_t Station::Impl::routeBatch(Stream& s, const std::vector<TypeSettings>
             const auto& def = types.definition(type);
             malformed = def.variableLength ? (packet.size() < def.length || packet.size() > std::max(def.maxLength, def.length))
                                            : packet.size() != def.length;
+            // A fixed layout's end (or the declared length, if longer) is known here; a variable
+            // layout's end when the packet is decoded.
+            const auto& plan = types.plan(type);
+            const std::size_t layoutEnd = std::max<std::size_t>(plan.requiredSize(), def.length);
+            if (!malformed && plan.fixedLayout() && packet.size() > layoutEnd) [[unlikely]] {
+                bump(rc.longPackets);
+                bump(rc.extraBytes, packet.size() - layoutEnd);
+            }
         }
         if (malformed) {
             bump(rc.malformed);
@@ -680,7 +690,16 @@ void Station::Impl::processorLoop()
         } else if (mode == ProcessingMode::ProcessEntirePacket) {
             const auto& plan = types.plan(type);
             const std::size_t count = plan.parameterCount();
-            plan.decode(packet, std::span<decode::DecodedValue>(values.data(), count));
+            decode::LayoutReport layout;
+            plan.decode(packet, std::span<decode::DecodedValue>(values.data(), count), &layout);
+            if (!plan.fixedLayout()) {
+                if (layout.status != decode::LayoutStatus::Complete)
+                    bump(pc.layoutErrors);
+                else if (packet.size() > layout.endByte()) {
+                    bump(pc.longPackets);
+                    bump(pc.extraBytes, packet.size() - layout.endByte());
+                }
+            }
             std::int64_t packetTime = 0;
             if (plan.hasPacketTime() && !plan.packetTime(packet, packetTime))
                 packetTime = 0;
@@ -1330,6 +1349,8 @@ stats::StationSnapshot Station::snapshot() const
         to.unknown += from.unknown;
         to.discarded += from.discarded;
         to.malformed += from.malformed;
+        to.longPackets += from.longPackets;
+        to.extraBytes += from.extraBytes;
         to.networkDrops += from.networkDrops;
         to.processDrops += from.processDrops;
         to.recordDrops += from.recordDrops;
@@ -1371,7 +1392,10 @@ stats::StationSnapshot Station::snapshot() const
             c.bytesReceived = get(rc.bytes) + get(s.receiverCounters[t].networkDropBytes); // as packetsReceived
             c.unknown = get(rc.unknown);
             c.discarded = get(rc.discarded);
-            c.malformed = get(rc.malformed);
+            const ProcessorTypeCounters& pc = s.processorCounters[t];
+            c.malformed = get(rc.malformed) + get(pc.layoutErrors);
+            c.longPackets = get(rc.longPackets) + get(pc.longPackets);
+            c.extraBytes = get(rc.extraBytes) + get(pc.extraBytes);
             c.processDrops = get(rc.processDrops);
             c.recordDrops = get(rc.recordDrops);
             c.forwardDrops = get(rc.forwardDrops);

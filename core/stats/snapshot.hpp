@@ -33,7 +33,9 @@ struct PacketCounters {
     std::uint64_t parametersDecoded = 0;
     std::uint64_t unknown = 0;           // packets with no definition
     std::uint64_t discarded = 0;         // unknown packets dropped by the stream's default (counted, not lost)
-    std::uint64_t malformed = 0;         // bad primary header, or length field != bytes received
+    std::uint64_t malformed = 0;         // bad primary header, length not as defined, or shorter than its layout
+    std::uint64_t longPackets = 0;       // longer than their layout: decoded normally, the extra bytes counted
+    std::uint64_t extraBytes = 0;        // bytes after the end of the layout, summed over longPackets
     std::uint64_t sequenceErrors = 0;    // gaps + duplicates + late + resyncs
     std::uint64_t packetsLost = 0;       // missing from CCSDS sequence gaps (net of late arrivals)
     std::uint64_t largestGap = 0;

@@ -193,6 +193,8 @@ void writeMembers(Writer& w, const PacketCounters& c)
     w.u64("unknown", c.unknown);
     w.u64("discarded", c.discarded);
     w.u64("malformed", c.malformed);
+    w.u64("longPackets", c.longPackets);
+    w.u64("extraBytes", c.extraBytes);
     w.u64("sequenceErrors", c.sequenceErrors);
     w.u64("packetsLost", c.packetsLost);
     w.u64("largestGap", c.largestGap);
