@@ -176,6 +176,10 @@ std::string quote(std::string_view text)
             out += "\\r";
             continue;
         }
+        if (c == '\t') {
+            out += "\\t";
+            continue;
+        }
         if (c == '"' || c == '\\')
             out += '\\';
         out += c;
@@ -1169,7 +1173,7 @@ private:
             }
         }
         if (!named) {
-            const auto seconds = real(1, "epoch (TAI, GPS, UNIX, J2000 or Unix seconds)");
+            const auto seconds = real(1, "epoch: TAI, GPS, UNIX, J2000 or Unix seconds");
             if (!seconds)
                 return;
             time.epochUnixSeconds = *seconds;
