@@ -403,6 +403,211 @@ void TestMdbValidate::failingRules_data()
     error("line break in the mission name", [](MissionDatabase& db) { db.name = "a\rb"; }, -1, -1,
         "the mission name contains a line break");
 
+    // The generalised model (issue 12).
+    error("packet name with a dot", [](MissionDatabase& db) { pk(db).name = "P.Q"; }, 0, -1, "invalid name 'P.Q'");
+    error("packet name with a bracket", [](MissionDatabase& db) { pk(db).name = "P[0]"; }, 0, -1, "invalid name");
+    error("parameter name with a comma", [](MissionDatabase& db) { pa(db, 0).name = "A,B"; }, 0, 0, "invalid name");
+    error("parameter name with a quote", [](MissionDatabase& db) { pa(db, 0).name = "A\"B"; }, 0, 0, "invalid name");
+    error("parameter name with a control character", [](MissionDatabase& db) { pa(db, 0).name = "A\tB"; }, 0, 0,
+        "invalid name");
+    error("parameter name starting with a dot", [](MissionDatabase& db) { pa(db, 0).name = ".A"; }, 0, 0,
+        "invalid name '.A'");
+    error("sign-magnitude of 1 bit", [](MissionDatabase& db) {
+        pa(db, 0).type = DataType::SignMagnitudeInt;
+        pa(db, 0).bitLength = 1;
+    }, 0, 0, "INT_SIGN_MAGNITUDE of 1 bits: sign-magnitude and ones' complement integers have 2 to 64 bits");
+    error("ones' complement of 65 bits", [](MissionDatabase& db) {
+        pk(db).length = 40;
+        pa(db, 0).type = DataType::OnesComplementInt;
+        pa(db, 0).bitLength = 65;
+        pa(db, 0).overlapAllowed = true;
+    }, 0, 0, "INT_ONES_COMPLEMENT of 65 bits");
+    error("little-endian sign-magnitude of 12 bits", [](MissionDatabase& db) {
+        pa(db, 0).type = DataType::SignMagnitudeInt;
+        pa(db, 0).bitLength = 12;
+        pa(db, 0).byteOrder = ByteOrder::LittleEndian;
+    }, 0, 0, "a little-endian field must be a whole number of bytes");
+    error("sign-magnitude state code -128 in 8 bits", [](MissionDatabase& db) {
+        pa(db, 2).type = DataType::SignMagnitudeInt;
+        std::get<EnumerationCalibrator>(pa(db, 2).calibrator).states = {State{-128, -128, "LOW"}, State{1, 1, "ON"}};
+    }, 0, 2, "code -128 cannot be held by the field (INT_SIGN_MAGNITUDE of 8 bits: -127..127)");
+    error("ones' complement state code 128 in 8 bits", [](MissionDatabase& db) {
+        pa(db, 2).type = DataType::OnesComplementInt;
+        std::get<EnumerationCalibrator>(pa(db, 2).calibrator).states.push_back(State{128, 128, "HIGH"});
+    }, 0, 2, "code 128 cannot be held");
+    // Sizes.
+    error("fixed size with a size parameter", [](MissionDatabase& db) { pa(db, 3).size.sizeParameter = "A"; }, 0, 3,
+        "a fixed size with settings of a variable size");
+    error("variable size with a bit length", [](MissionDatabase& db) {
+        pa(db, 3).size = FieldSize{SizeKind::Terminated, "", 1, 0, 0, 0, 0};
+    }, 0, 3, "SIZE TERMINATED: the bit length must be 0 (it is 56)");
+    error("size from a parameter on an integer", [](MissionDatabase& db) {
+        pa(db, 1).type = DataType::UnsignedInt;
+        pa(db, 1).calibrator = {};
+        pa(db, 1).limits = {};
+        pa(db, 1).bitLength = 0;
+        pa(db, 1).size = FieldSize{SizeKind::FromParameter, "A", 8, 0, 0, 0, 0};
+    }, 0, 1, "only a STRING or BYTES parameter takes its size from another parameter, not UINT");
+    error("size from a later parameter", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::FromParameter, "E", 8, 0, 0, 0, 0};
+        pk(db).parameters.push_back(makeParameter("E", 48, 8));
+        pk(db).parameters.back().overlapAllowed = true;
+    }, 0, 3, "names parameter 'E', which comes after this parameter");
+    error("size from itself", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::FromParameter, "D", 8, 0, 0, 0, 0};
+    }, 0, 3, "this parameter itself");
+    error("size from an unknown parameter", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::FromParameter, "NOPE", 8, 0, 0, 0, 0};
+    }, 0, 3, "names parameter 'NOPE', which the packet does not have");
+    error("size from a float", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::FromParameter, "B", 8, 0, 0, 0, 0};
+    }, 0, 3, "the size parameter 'B' is FLOAT, not an integer");
+    error("size with an infinite slope", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::FromParameter, "A", std::numeric_limits<double>::infinity(), 0, 0, 0, 0};
+    }, 0, 3, "the slope and the intercept must be finite numbers");
+    error("terminated bytes", [](MissionDatabase& db) {
+        pa(db, 3).type = DataType::Bytes;
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::Terminated, "", 1, 0, 0, 0, 0};
+    }, 0, 3, "only a STRING parameter has this size kind, not BYTES");
+    error("leading size of 33 bits", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::LeadingSize, "", 1, 0, 0, 33, 0};
+    }, 0, 3, "33 leading size bits is out of range (1..32)");
+    error("leading size of 0 bits", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::LeadingSize, "", 1, 0, 0, 0, 0};
+    }, 0, 3, "0 leading size bits is out of range");
+    error("leading size bytes", [](MissionDatabase& db) {
+        pa(db, 3).type = DataType::Bytes;
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::LeadingSize, "", 1, 0, 0, 8, 0};
+    }, 0, 3, "only a STRING parameter has this size kind");
+    error("maximum bytes over 65536", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::Terminated, "", 1, 0, 0, 0, 65537};
+    }, 0, 3, "MAX 65537 bytes is over 65536");
+    // Placement.
+    error("gap past the packet", [](MissionDatabase& db) {
+        pa(db, 3).placement = Placement::AfterPrevious;
+        pa(db, 3).bitOffset = 161;
+    }, 0, 3, "a gap of 161 bits after the previous parameter is more than the packet's length of 20 bytes");
+    error("variable size starting past the packet", [](MissionDatabase& db) {
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).bitOffset = 161;
+        pa(db, 3).size = FieldSize{SizeKind::Terminated, "", 1, 0, 0, 0, 0};
+    }, 0, 3, "bit offset 161 is past the packet's length of 20 bytes");
+    // Conditions.
+    error("WHEN on a later parameter", [](MissionDatabase& db) {
+        pa(db, 0).includeWhen = {Condition{"C", CompareOp::Equal, 1, false}};
+    }, 0, 0, "WHEN C == 1: names parameter 'C', which comes after this parameter");
+    error("WHEN on an unknown parameter", [](MissionDatabase& db) {
+        pa(db, 1).includeWhen = {Condition{"Z", CompareOp::Equal, 1, false}};
+    }, 0, 1, "which the packet does not have");
+    error("WHEN with an unknown operator", [](MissionDatabase& db) {
+        pa(db, 1).includeWhen = {Condition{"A", static_cast<CompareOp>(9), 1, false}};
+    }, 0, 1, "WHEN: unknown comparison operator");
+    error("WHEN with a NaN", [](MissionDatabase& db) {
+        pa(db, 1).includeWhen = {Condition{"A", CompareOp::Equal, std::nan(""), false}};
+    }, 0, 1, "the value is not a finite number");
+    error("WHEN CALIBRATED without a numeric calibrator", [](MissionDatabase& db) {
+        pa(db, 1).includeWhen = {Condition{"A", CompareOp::Equal, 1, true}};
+    }, 0, 1, "CALIBRATED, but 'A' has no numeric calibrator (POLY, POINT or TIME)");
+    error("WHEN CALIBRATED on an enumeration", [](MissionDatabase& db) {
+        pa(db, 3).includeWhen = {Condition{"C", CompareOp::Equal, 1, true}};
+    }, 0, 3, "CALIBRATED, but 'C' has no numeric calibrator");
+    error("WHEN on a string", [](MissionDatabase& db) {
+        pk(db).parameters.push_back(makeParameter("E", 160, 8));
+        pk(db).length = 21;
+        pa(db, 4).includeWhen = {Condition{"D", CompareOp::Equal, 1, false}};
+    }, 0, 4, "'D' is a STRING parameter; conditions compare numbers");
+    // Context calibrations.
+    error("context without conditions", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators = {ContextCalibration{{}, PolynomialCalibrator{{1}}}};
+    }, 0, 1, "CONTEXT 1: no condition");
+    error("context with an enumeration", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators
+            = {ContextCalibration{{Condition{"A", CompareOp::Equal, 1, false}}, EnumerationCalibrator{{State{0, 0, "Z"}}}}};
+    }, 0, 1, "CONTEXT 1: the calibrator must be a polynomial, a point table or a time (POLY, POINT or TIME lines), not an enumeration");
+    error("context without a calibrator", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators = {ContextCalibration{{Condition{"A", CompareOp::Equal, 1, false}}, {}}};
+    }, 0, 1, "not none");
+    error("context with a bad point table", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators = {ContextCalibration{{Condition{"A", CompareOp::Equal, 1, false}},
+            PointPairCalibrator{{{1, 0}, {0, 1}}}}};
+    }, 0, 1, "CONTEXT 1: point table raw values must be strictly increasing");
+    error("context with 7 coefficients", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators = {ContextCalibration{{Condition{"A", CompareOp::Equal, 1, false}},
+            PolynomialCalibrator{{1, 2, 3, 4, 5, 6, 7}}}};
+    }, 0, 1, "CONTEXT 1: a polynomial with 7 coefficients");
+    error("context on a string", [](MissionDatabase& db) {
+        pa(db, 3).contextCalibrators = {ContextCalibration{{Condition{"A", CompareOp::Equal, 1, false}},
+            PolynomialCalibrator{{1}}}};
+    }, 0, 3, "a context calibration on a STRING parameter");
+    error("context condition on a later parameter", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators = {ContextCalibration{{Condition{"C", CompareOp::Equal, 1, false}},
+            PolynomialCalibrator{{1}}}};
+    }, 0, 1, "CONTEXT 1 C == 1: names parameter 'C', which comes after this parameter");
+    // Time calibrators.
+    error("time with scale 0", [](MissionDatabase& db) { pa(db, 0).calibrator = TimeCalibrator{0, 0, 0}; }, 0, 0,
+        "TIME: the scale is 0");
+    error("time with an infinite epoch", [](MissionDatabase& db) {
+        pa(db, 0).calibrator = TimeCalibrator{std::numeric_limits<double>::infinity(), 1, 0};
+    }, 0, 0, "TIME: the epoch, scale and offset must be finite numbers");
+    error("time with a NaN offset", [](MissionDatabase& db) {
+        pa(db, 0).calibrator = TimeCalibrator{0, 1, std::nan("")};
+    }, 0, 0, "must be finite numbers");
+    error("time on a string", [](MissionDatabase& db) { pa(db, 3).calibrator = TimeCalibrator{}; }, 0, 3,
+        "a calibrator on a STRING parameter");
+    error("time with limits", [](MissionDatabase& db) { pa(db, 1).calibrator = TimeCalibrator{}; }, 0, 1,
+        "limits on a time parameter");
+    error("time in a context with limits", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators = {ContextCalibration{{Condition{"A", CompareOp::Equal, 1, false}},
+            TimeCalibrator{}}};
+    }, 0, 1, "limits on a time parameter");
+    // Criteria.
+    error("criterion of 0 bits", [](MissionDatabase& db) { pk(db).criteria = {FieldCriterion{48, 0, CompareOp::Equal, 0}}; },
+        0, -1, "bit length 0 is out of range (1..64)");
+    error("criterion of 65 bits", [](MissionDatabase& db) { pk(db).criteria = {FieldCriterion{48, 65, CompareOp::Less, 0}}; },
+        0, -1, "bit length 65 is out of range (1..64)");
+    error("criterion past the minimum length", [](MissionDatabase& db) {
+        pk(db).variableLength = true;
+        pk(db).length = 10;
+        pk(db).maxLength = 20;
+        pk(db).criteria = {FieldCriterion{80, 8, CompareOp::Equal, 1}};
+    }, 0, -1, "MATCH bits 80..87 == 1: the field ends past the packet's minimum length of 10 bytes");
+    error("criterion value too wide for ==", [](MissionDatabase& db) {
+        pk(db).criteria = {FieldCriterion{48, 8, CompareOp::Equal, 256}};
+    }, 0, -1, "the value does not fit in 8 bits, so no packet can match");
+    error("criterion with an unknown operator", [](MissionDatabase& db) {
+        pk(db).criteria = {FieldCriterion{48, 8, static_cast<CompareOp>(6), 1}};
+    }, 0, -1, "MATCH: unknown comparison operator");
+    // Packets sharing an APID.
+    error("shared APID, same criteria in another order", [](MissionDatabase& db) {
+        pk(db).criteria = {FieldCriterion{48, 8, CompareOp::Equal, 1}, FieldCriterion{56, 8, CompareOp::Less, 9}};
+        addTwin(db);
+        pk(db, 1).criteria = {FieldCriterion{56, 8, CompareOp::Less, 9}, FieldCriterion{48, 8, CompareOp::Equal, 1},
+            FieldCriterion{48, 8, CompareOp::Equal, 1}};
+    }, 1, -1, "APID 100 is shared with packet P, which has the same MATCH criteria and, like this packet, no SECONDARY_ID");
+    error("shared APID, same secondary id and criteria", [](MissionDatabase& db) {
+        pk(db).secondaryId = SecondaryId{96, 8, 1};
+        pk(db).criteria = {FieldCriterion{48, 8, CompareOp::Equal, 1}};
+        addTwin(db);
+    }, 1, -1, "the SECONDARY_ID value 1 is also used by packet P, which shares APID 100, with the same MATCH criteria");
+    // Aliases and limits.
+    error("empty packet alias", [](MissionDatabase& db) { pk(db).aliases = {Alias{"ns", ""}}; }, 0, -1,
+        "an ALIAS in name space \"ns\" is empty");
+    error("empty parameter alias", [](MissionDatabase& db) { pa(db, 0).aliases = {Alias{"", ""}}; }, 0, 0,
+        "an ALIAS in name space \"\" is empty");
+    error("infinite limits out of order", [](MissionDatabase& db) {
+        pa(db, 1).limits = NumericLimits{std::numeric_limits<double>::infinity(), 0, 1, 2, true};
+    }, 0, 1, "limits out of order: red low inf");
+
     // Warnings.
     const auto warning = [](const char* name, Mutator m, int packet, int parameter, const char* message) {
         QTest::newRow(name) << m << false << packet << parameter << QString::fromUtf8(message);
@@ -416,6 +621,10 @@ void TestMdbValidate::failingRules_data()
         "parameter P.E (bits 48..63) overlaps P.A");
     warning("packet without parameters", [](MissionDatabase& db) { pk(db).parameters.clear(); }, 0, -1,
         "packet P: the packet has no parameters");
+    warning("fields in the primary header overlap", [](MissionDatabase& db) {
+        pk(db).parameters.push_back(makeParameter("APID", 5, 11));
+        pk(db).parameters.push_back(makeParameter("APID_LOW", 8, 8));
+    }, 0, 5, "parameter P.APID_LOW (bits 8..15) overlaps P.APID (bits 5..15)");
 }
 
 void TestMdbValidate::failingRules()
@@ -602,6 +811,108 @@ void TestMdbValidate::validBoundaries_data()
     });
     ok("empty mission name", [](MissionDatabase& db) { db.name.clear(); });
     ok("no packets", [](MissionDatabase& db) { db.packets.clear(); });
+    ok("XTCE names", [](MissionDatabase& db) {
+        pk(db).name = "/IDEX/Sci0-TypeZero_1";
+        pa(db, 0).name = "Q[0]";
+        pa(db, 1).name = "POS.x";
+        pa(db, 2).name = "/JPSS/ADGPSPOSX";
+        pa(db, 2).limits = {};
+    });
+    ok("field at bit 0, in the primary header", [](MissionDatabase& db) {
+        pk(db).parameters.push_back(makeParameter("VERSION", 0, 3));
+        pk(db).parameters.push_back(makeParameter("APID", 5, 11));
+    });
+    ok("shared APID, one secondary id", [](MissionDatabase& db) {
+        addTwin(db);
+        pk(db, 0).secondaryId = SecondaryId{96, 8, 1};
+    });
+    ok("shared APID, different secondary id fields", [](MissionDatabase& db) {
+        addTwin(db);
+        pk(db, 0).secondaryId = SecondaryId{96, 8, 1};
+        pk(db, 1).secondaryId = SecondaryId{96, 4, 1};
+    });
+    ok("shared APID, told apart by criteria only", [](MissionDatabase& db) {
+        addTwin(db);
+        pk(db, 1).criteria = {FieldCriterion{48, 8, CompareOp::Equal, 1}};
+        PacketDef third = pk(db, 1);
+        third.name = "R";
+        third.criteria.push_back(FieldCriterion{56, 8, CompareOp::GreaterOrEqual, 3});
+        db.packets.push_back(third);
+    });
+    ok("sign-magnitude and ones' complement of 2 and 64 bits", [](MissionDatabase& db) {
+        pk(db).length = 40;
+        pk(db).parameters.push_back(makeParameter("SM2", 160, 2, DataType::SignMagnitudeInt));
+        pk(db).parameters.push_back(makeParameter("OC64", 162, 64, DataType::OnesComplementInt));
+        pk(db).parameters.back().byteOrder = ByteOrder::LittleEndian;
+    });
+    ok("enumerations on sign-magnitude and ones' complement", [](MissionDatabase& db) {
+        pa(db, 2).type = DataType::SignMagnitudeInt;
+        pa(db, 2).calibrator = EnumerationCalibrator{{State{-127, -1, "NEG"}, State{0, 127, "POS"}}};
+        pa(db, 2).limits = StateLimits{{"POS"}, true};
+        pa(db, 0).type = DataType::OnesComplementInt;
+        pa(db, 0).calibrator = EnumerationCalibrator{{State{-32767, 32767, "ANY"}}};
+    });
+    ok("sizes of every kind", [](MissionDatabase& db) {
+        pa(db, 3).type = DataType::Bytes;
+        pa(db, 3).bitLength = 0;
+        pa(db, 3).size = FieldSize{SizeKind::FromParameter, "A", 8, -16, 0, 0, 65536};
+        ParameterDef t = makeParameter("T", 0, 0, DataType::String);
+        t.placement = Placement::AfterPrevious;
+        t.size = FieldSize{SizeKind::Terminated, "", 1, 0, 0xFF, 0, 0};
+        pk(db).parameters.push_back(t);
+        ParameterDef l = makeParameter("L", 0, 0, DataType::String);
+        l.placement = Placement::AfterPrevious;
+        l.size = FieldSize{SizeKind::LeadingSize, "", 1, 0, 0, 32, 10};
+        pk(db).parameters.push_back(l);
+        ParameterDef one = makeParameter("L1", 0, 0, DataType::String);
+        one.placement = Placement::AfterPrevious;
+        one.size = FieldSize{SizeKind::LeadingSize, "", 1, 0, 0, 1, 0};
+        pk(db).parameters.push_back(one);
+    });
+    ok("a gap up to the packet's length", [](MissionDatabase& db) {
+        ParameterDef q = makeParameter("G", 160, 8);
+        q.placement = Placement::AfterPrevious;
+        pk(db).parameters.push_back(q);
+    });
+    ok("the first parameter after bit 0", [](MissionDatabase& db) {
+        pa(db, 0).placement = Placement::AfterPrevious;
+        pa(db, 0).overlapAllowed = true;
+    });
+    ok("conditions on earlier parameters", [](MissionDatabase& db) {
+        pa(db, 2).includeWhen = {Condition{"A", CompareOp::NotEqual, 0, false}, Condition{"B", CompareOp::Greater, -1.5, true}};
+        pa(db, 3).includeWhen = {Condition{"C", CompareOp::LessOrEqual, 1, false}};
+    });
+    ok("CALIBRATED on a point table and a time", [](MissionDatabase& db) {
+        pa(db, 0).calibrator = TimeCalibrator{kEpochGps1980, 0.5, -2};
+        pa(db, 1).calibrator = PointPairCalibrator{{{0, 0}, {1, 2}}};
+        pa(db, 2).includeWhen = {Condition{"A", CompareOp::Less, 1e9, true}, Condition{"B", CompareOp::GreaterOrEqual, 1, true}};
+    });
+    ok("context calibrations of each kind", [](MissionDatabase& db) {
+        pa(db, 1).contextCalibrators = {
+            ContextCalibration{{Condition{"A", CompareOp::Equal, 1, false}}, PolynomialCalibrator{{0, 2}}},
+            ContextCalibration{{Condition{"A", CompareOp::Equal, 2, false}, Condition{"A", CompareOp::Less, 9, false}},
+                PointPairCalibrator{{{0, 1}, {2, 3}}}},
+        };
+        pa(db, 2).limits = {}; // a time has no limits
+        pa(db, 2).contextCalibrators
+            = {ContextCalibration{{Condition{"B", CompareOp::Equal, 1, true}}, TimeCalibrator{kEpochJ2000, 1, 0}}};
+    });
+    ok("time with a negative scale", [](MissionDatabase& db) { pa(db, 0).calibrator = TimeCalibrator{kEpochTai1958, -1e-3, 5}; });
+    ok("criteria within the minimum length", [](MissionDatabase& db) {
+        pk(db).criteria = {FieldCriterion{0, 3, CompareOp::Equal, 0}, FieldCriterion{96, 64, CompareOp::Equal,
+            std::numeric_limits<std::uint64_t>::max()}, FieldCriterion{48, 8, CompareOp::Less, 1000}};
+    });
+    ok("open-sided limits", [](MissionDatabase& db) {
+        constexpr double kInf = std::numeric_limits<double>::infinity();
+        pa(db, 1).limits = NumericLimits{-kInf, -kInf, 5, kInf, true};
+        pa(db, 0).limits = NumericLimits{-kInf, -kInf, kInf, kInf, true};
+    });
+    ok("aliases with an empty name space", [](MissionDatabase& db) {
+        pk(db).aliases = {Alias{"", "p"}};
+        pa(db, 0).aliases = {Alias{"ops", "a"}, Alias{"", "a2"}};
+        pa(db, 0).longDescription = "two\nlines";
+        pa(db, 0).path = "/P/A";
+    });
     ok("names with underscores and digits", [](MissionDatabase& db) {
         pk(db).name = "_p9";
         pa(db, 0).name = "a_1";
@@ -737,6 +1048,20 @@ void TestMdbValidate::toDiagnosticsKeepsSeverityAndMessage()
 
 void TestMdbValidate::validNames()
 {
+    QVERIFY(isValidPacketName("/IDEX/Sci0TypeZero"));
+    QVERIFY(isValidPacketName("A-b_1"));
+    QVERIFY(!isValidPacketName("P.Q"));
+    QVERIFY(!isValidPacketName("Q[0]"));
+    QVERIFY(!isValidPacketName("9P"));
+    QVERIFY(!isValidPacketName("-P"));
+    QVERIFY(!isValidPacketName(""));
+    QVERIFY(isValidParameterName("Q[0]"));
+    QVERIFY(isValidParameterName("POS.x"));
+    QVERIFY(isValidParameterName("/JPSS/ADGPSPOSX"));
+    QVERIFY(isValidParameterName("a-b"));
+    for (const char* bad : {"", "a b", "a\"b", "a#b", "a,b", "a\tb", "a\nb", ".a", "[0]", "1a", "\xC3\xA9"})
+        QVERIFY2(!isValidParameterName(bad), bad);
+
     QVERIFY(isValidName("a"));
     QVERIFY(isValidName("_"));
     QVERIFY(isValidName("Volts_2"));
