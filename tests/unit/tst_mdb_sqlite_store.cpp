@@ -3,7 +3,9 @@
 // mission databases or are damaged. Also the summary, which is about the same model.
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
+#include "core/mdb/text_format.hpp"
 
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include <sqlite3.h>
@@ -172,6 +174,67 @@ MissionDatabase richDatabase()
         unixTime.parameters.push_back(flag);
     }
     db.packets.push_back(unixTime);
+    return db;
+}
+
+// The generalised model (issue 12): every new field, written in the text language for brevity, then
+// values at the edges set in code.
+MissionDatabase generalisedDatabase()
+{
+    const ImportResult r = parseText(
+        "MISSION \"XTCE\"\n"
+        "PACKET /IDEX/Sci0 APID 1418 LENGTH VARIABLE 24 4000\n"
+        "  LONG_DESCRIPTION \"two\\nlines\"\n"
+        "  PATH \"/IDEX/Sci0TypeZero\"\n"
+        "  ALIAS \"ops\" \"SCI0\"\n"
+        "  ALIAS \"\" \"sci-zero\"\n"
+        "  MATCH 0 3 == 0\n"
+        "  MATCH 56 64 != 18446744073709551615\n"
+        "  PARAMETER VERSION 0 3 UINT\n"
+        "  PARAMETER TYPE 48 8 UINT\n"
+        "  PARAMETER COUNT 56 16 UINT\n"
+        "    POLY 0 8\n"
+        "    LIMITS -inf -100 100 inf DISABLED\n"
+        "  PARAMETER MAG 72 8 INT_SIGN_MAGNITUDE\n"
+        "  PARAMETER OC 80 16 INT_ONES_COMPLEMENT LITTLE_ENDIAN\n"
+        "    POLY 1 2\n"
+        "    CONTEXT TYPE == 1 AND COUNT > 10.5 CALIBRATED\n"
+        "    POLY 1 2 3\n"
+        "    CONTEXT TYPE <= 0\n"
+        "    POINT 0 0\n"
+        "    POINT 1 10\n"
+        "    CONTEXT VERSION != 7\n"
+        "    TIME GPS SCALE 2 OFFSET -1.5\n"
+        "    CONTEXT VERSION == 5\n"
+        "    POLY 4\n"
+        "  PARAMETER T 96 48 UINT\n"
+        "    TIME TAI SCALE 1.52587890625e-05\n"
+        "  PARAMETER DATA +0 * BYTES\n"
+        "    SIZE FROM COUNT SLOPE 8 INTERCEPT -16 MAX 3000\n"
+        "    WHEN TYPE == 1\n"
+        "    WHEN COUNT < 1000 CALIBRATED\n"
+        "    LONG_DESCRIPTION \"long\"\n"
+        "    PATH \"/IDEX/DATA\"\n"
+        "    ALIAS \"ground\" \"DATA0\"\n"
+        "    ALIAS \"ops\" \"DATA\"\n"
+        "  PARAMETER Q[0] +4 16 UINT\n"
+        "    LIMITS -inf -inf 5 6\n"
+        "  PARAMETER NAME +0 * STRING\n"
+        "    SIZE TERMINATED 255 MAX 64\n"
+        "  PARAMETER NAME2 +0 * STRING\n"
+        "    SIZE LEADING 32\n"
+        "PACKET /IDEX/Sci1 APID 1418 LENGTH 8\n"
+        "  MATCH 48 8 == 1\n"
+        "  PARAMETER X 48 16 UINT\n");
+    if (!r.ok())
+        qFatal("generalisedDatabase: %s", r.diagnostics.front().toString().c_str());
+    MissionDatabase db = r.database;
+    auto& t = std::get<TimeCalibrator>(db.packets[0].parameters[5].calibrator);
+    t.offset = -5e-324;
+    // A context without a calibrator yet (not valid, but the store keeps it: calibrator NULL).
+    auto& contexts = db.packets[0].parameters[4].contextCalibrators;
+    contexts.insert(contexts.begin() + 3, ContextCalibration { { Condition { "VERSION", CompareOp::Equal, 6, false } }, {} });
+    db.packets[0].parameters[6].size.sizeSlope = 1.0 / 3.0;
     return db;
 }
 
@@ -461,6 +524,36 @@ const std::vector<Tampering>& tamperings()
         { "state low above high", "UPDATE state SET low = 10, high = 5 WHERE text = 'SAFE'", "above high" },
         { "limits out of order", "UPDATE numeric_limits SET red_low = 1000", "numeric limits out of order" },
         { "no mission row", "DELETE FROM mission", "table mission has no row" },
+        { "unknown placement", "UPDATE parameter SET placement = 'SOMEWHERE' WHERE name = 'TEMP'",
+            "unknown placement 'SOMEWHERE'" },
+        { "unknown size kind", "UPDATE parameter SET size_kind = 'ELASTIC' WHERE name = 'TEMP'",
+            "unknown size kind 'ELASTIC'" },
+        { "size terminator out of range", "UPDATE parameter SET size_terminator = 256 WHERE name = 'TEMP'",
+            "column size_terminator: 256 is out of range 0..255" },
+        { "time values without TIME", "UPDATE parameter SET time_epoch = 0, time_scale = 1, time_offset = 0"
+            " WHERE name = 'TEMP'", "set without a TIME calibrator" },
+        { "TIME without its values", "UPDATE parameter SET calibrator = 'TIME' WHERE name = 'MODE'",
+            "a TIME calibrator needs time_epoch" },
+        { "unknown comparison in a criterion",
+            "INSERT INTO packet_criterion SELECT id, 0, 48, 8, '=<', 1 FROM packet WHERE name = 'EVENTS'",
+            "unknown comparison '=<'" },
+        { "criterion of 65 bits",
+            "INSERT INTO packet_criterion SELECT id, 0, 48, 65, '==', 1 FROM packet WHERE name = 'EVENTS'",
+            "column bit_length: 65 is out of range 1..64" },
+        { "condition flag out of range",
+            "INSERT INTO include_condition SELECT id, 0, 'MODE', '==', 1.0, 2 FROM parameter WHERE name = 'TEMP'",
+            "column calibrated: 2 is out of range 0..1" },
+        { "context of an enumeration",
+            "INSERT INTO context_calibration SELECT 1, id, 0, 'ENUMERATION', NULL, NULL, NULL FROM parameter"
+            " WHERE name = 'TEMP'",
+            "a context calibrator cannot be an enumeration" },
+        { "context coefficients of a point table",
+            "INSERT INTO context_calibration SELECT 1, id, 0, 'POINT_PAIRS', NULL, NULL, NULL FROM parameter"
+            " WHERE name = 'TEMP'; INSERT INTO context_polynomial_coefficient VALUES (1, 0, 1.0)",
+            "the context has no polynomial calibrator" },
+        { "orphan context condition",
+            "PRAGMA foreign_keys = OFF; INSERT INTO context_condition VALUES (77, 0, 'A', '==', 1.0, 0)",
+            "refers to a row of table context_calibration that does not exist" },
         { "orphan parameter",
             "PRAGMA foreign_keys = OFF; INSERT INTO parameter (id, packet_id, position, name, bit_offset, bit_length,"
             " data_type, units, description, overlap_allowed) VALUES (999, 999, 0, 'LOST', 0, 1, 'UINT', '', '', 0)",
@@ -975,6 +1068,190 @@ private slots:
         const std::string message = loaded.error().toString();
         QCOMPARE(loaded.error().where.file, file.toStdString());
         QVERIFY2(message.find(t.expectedMessage) != std::string::npos, message.c_str());
+    }
+
+    void roundTripGeneralisedDatabase()
+    {
+        const MissionDatabase original = generalisedDatabase();
+        const QString file = path(QStringLiteral("generalised.mdb"));
+        const Status saved = saveDatabase(original, file.toStdString());
+        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().toString().c_str());
+        const auto loaded = loadDatabase(file.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        QVERIFY2(*loaded == original, qPrintable(firstDifference(*loaded, original)));
+
+        // Infinities are stored as REAL and come back as infinities; tiny and awkward values bit for bit.
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM numeric_limits WHERE typeof(red_low) = 'real'"
+                                " AND red_low = -9e999 AND red_high = 9e999"), 1);
+        const auto& limits = std::get<NumericLimits>(loaded->packets[0].parameters[2].limits);
+        QVERIFY(std::isinf(limits.redLow) && limits.redLow < 0 && std::isinf(limits.redHigh) && limits.redHigh > 0);
+        const auto& t = std::get<TimeCalibrator>(loaded->packets[0].parameters[5].calibrator);
+        QCOMPARE(std::bit_cast<std::uint64_t>(t.offset), std::bit_cast<std::uint64_t>(-5e-324));
+        QCOMPARE(loaded->packets[0].criteria[1].value, std::numeric_limits<std::uint64_t>::max());
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM context_calibration"), 5);
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM context_calibration WHERE calibrator IS NULL"), 1);
+
+        // A context of every kind, and a database with none of the new rows, again.
+        QVERIFY(saveDatabase(*loaded, file.toStdString()).ok());
+        const auto again = loadDatabase(file.toStdString());
+        QVERIFY(again.ok());
+        QVERIFY(*again == original);
+
+        // Deleting a packet removes the new child rows too.
+        QCOMPARE(execSql(file, "PRAGMA foreign_keys = ON; DELETE FROM packet"), QString());
+        for (const char* table : { "packet_alias", "packet_criterion", "parameter_alias", "include_condition",
+                 "context_calibration", "context_condition", "context_polynomial_coefficient", "context_point_pair" })
+            QCOMPARE(queryInt(file, std::string("SELECT count(*) FROM ") + table), 0);
+    }
+
+    void schemaEnforcesNewConstraints()
+    {
+        const QString file = path(QStringLiteral("constraints-v3.mdb"));
+        QVERIFY(saveDatabase(generalisedDatabase(), file.toStdString()).ok());
+        QCOMPARE(execSql(file, "UPDATE parameter SET data_type = 'INT_ONES_COMPLEMENT' WHERE name = 'VERSION'"),
+            QString());
+        QVERIFY(execSql(file, "UPDATE packet_criterion SET op = '=<'").contains(QLatin1String("CHECK")));
+        QVERIFY(execSql(file, "UPDATE parameter SET bit_length = 8 WHERE name = 'DATA'").contains(QLatin1String("CHECK")));
+        QVERIFY(execSql(file, "UPDATE parameter SET bit_length = 0 WHERE name = 'VERSION'").contains(QLatin1String("CHECK")));
+        QVERIFY(execSql(file, "UPDATE parameter SET time_epoch = NULL WHERE name = 'T'").contains(QLatin1String("CHECK")));
+        QVERIFY(execSql(file, "UPDATE context_calibration SET calibrator = 'ENUMERATION'").contains(QLatin1String("CHECK")));
+        QVERIFY(execSql(file, "UPDATE parameter SET size_leading_bits = 256").contains(QLatin1String("CHECK")));
+    }
+
+    // A version-2 file made with the historical DDL upgrades in place to version 3: same model (with the
+    // defaults of the new columns), same tables as a new file, child rows kept through the rebuild of
+    // the parameter table, and its constraints and cascades in force.
+    void upgradeVersion2File()
+    {
+        const QString file = path(QStringLiteral("upgrade-v2.mdb"));
+        std::string sql(schemaDdl(2));
+        sql += R"sql(
+INSERT INTO mission VALUES (1, 'Version 2');
+INSERT INTO packet (id, position, name, apid, length, variable_length, max_length, byte_order, description,
+                    cuc_coarse_bytes, cuc_fine_bytes, cuc_epoch, cuc_p_field,
+                    secondary_id_bit_offset, secondary_id_bit_length, secondary_id_value)
+VALUES (5, 0, 'HK', 100, 64, 0, 0, 'BIG_ENDIAN', 'Housekeeping', 4, 2, 'TAI', 1, 104, 8, -1);
+INSERT INTO parameter (id, packet_id, position, name, bit_offset, bit_length, data_type, byte_order, units,
+                       description, overlap_allowed, calibrator, limits, limits_enabled)
+VALUES (7, 5, 0, 'MODE', 112, 8, 'UINT', NULL, '', '', 0, 'ENUMERATION', 'EXPECTED_STATES', 0),
+       (8, 5, 1, 'TEMP', 120, 16, 'INT', 'LITTLE_ENDIAN', 'C', 'Temp', 1, 'POLYNOMIAL', 'NUMERIC', 1),
+       (9, 5, 2, 'CURVE', 136, 16, 'UINT', NULL, '', '', 0, 'POINT_PAIRS', NULL, 1);
+INSERT INTO state VALUES (7, 0, 0, 0, 'SAFE'), (7, 1, 1, 3, 'NOMINAL');
+INSERT INTO expected_state VALUES (7, 0, 'NOMINAL');
+INSERT INTO polynomial_coefficient VALUES (8, 0, -40.0), (8, 1, 0.125);
+INSERT INTO numeric_limits VALUES (8, -9e999, -10.0, 50.0, 9e999);
+INSERT INTO point_pair VALUES (9, 0, 0.0, 0.0), (9, 1, 4095.0, 5.0);
+PRAGMA application_id = 1414745412;
+PRAGMA user_version = 2;
+)sql";
+        QCOMPARE(execSql(file, sql), QString());
+        QCOMPARE(*schemaVersion(file.toStdString()), 2);
+
+        MissionDatabase expected;
+        expected.name = "Version 2";
+        PacketDef hk;
+        hk.name = "HK";
+        hk.apid = 100;
+        hk.length = 64;
+        hk.description = "Housekeeping";
+        hk.secondaryHeader = CucLayout { 4, 2, true, TimeEpoch::Tai1958 };
+        hk.secondaryId = SecondaryId { 104, 8, std::numeric_limits<std::uint64_t>::max() };
+        ParameterDef mode;
+        mode.name = "MODE";
+        mode.bitOffset = 112;
+        mode.bitLength = 8;
+        mode.calibrator = EnumerationCalibrator { { { 0, 0, "SAFE" }, { 1, 3, "NOMINAL" } } };
+        mode.limits = StateLimits { { "NOMINAL" }, false };
+        ParameterDef temp;
+        temp.name = "TEMP";
+        temp.bitOffset = 120;
+        temp.bitLength = 16;
+        temp.type = DataType::SignedInt;
+        temp.byteOrder = ByteOrder::LittleEndian;
+        temp.units = "C";
+        temp.description = "Temp";
+        temp.overlapAllowed = true;
+        temp.calibrator = PolynomialCalibrator { { -40.0, 0.125 } };
+        temp.limits = NumericLimits { -kInf, -10, 50, kInf, true };
+        ParameterDef curve;
+        curve.name = "CURVE";
+        curve.bitOffset = 136;
+        curve.bitLength = 16;
+        curve.calibrator = PointPairCalibrator { { { 0, 0 }, { 4095, 5 } } };
+        hk.parameters = { mode, temp, curve };
+        expected.packets = { hk };
+
+        const auto loaded = loadDatabase(file.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        QVERIFY2(*loaded == expected, qPrintable(firstDifference(*loaded, expected)));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), 3);
+        QCOMPARE(queryInt(file, "PRAGMA foreign_key_check", 0), 0);
+
+        // The tables of a new file, column for column.
+        const QString fresh = path(QStringLiteral("upgrade-v2-fresh.mdb"));
+        QVERIFY(saveDatabase(expected, fresh.toStdString()).ok());
+        const QStringList upgradedLayout = tableLayout(file);
+        QVERIFY(upgradedLayout.size() > 80);
+        QCOMPARE(upgradedLayout, tableLayout(fresh));
+
+        // The rebuilt parameter table still has its parent's cascade and its children's references.
+        QVERIFY(execSql(file, "UPDATE parameter SET data_type = 'DOUBLE'").contains(QLatin1String("CHECK")));
+        QCOMPARE(execSql(file, "UPDATE parameter SET data_type = 'INT_SIGN_MAGNITUDE' WHERE name = 'TEMP'"), QString());
+        QVERIFY(execSql(file, "PRAGMA foreign_keys = ON; INSERT INTO state VALUES (99, 0, 0, 0, 'X')")
+                    .contains(QLatin1String("FOREIGN KEY")));
+        QCOMPARE(execSql(file, "PRAGMA foreign_keys = ON; DELETE FROM packet"), QString());
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM parameter"), 0);
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM state"), 0);
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM polynomial_coefficient"), 0);
+    }
+
+    // 10,000 parameters in 50 packets, each with a calibrator, most with limits, some with the new
+    // rows: loading reads each table once (the target is < 0.5 s in a release build).
+    void loadsLargeDatabaseQuickly()
+    {
+        MissionDatabase db;
+        db.name = "large";
+        for (int i = 0; i < 50; ++i) {
+            PacketDef p;
+            p.name = "P" + std::to_string(i);
+            p.apid = static_cast<std::uint16_t>(i);
+            p.length = 6 + 200 * 2;
+            p.aliases = { Alias { "ops", "p" + std::to_string(i) } };
+            for (int j = 0; j < 200; ++j) {
+                ParameterDef q;
+                q.name = "Q" + std::to_string(j);
+                q.bitOffset = static_cast<std::uint32_t>(48 + 16 * j);
+                q.bitLength = 16;
+                q.description = "parameter " + std::to_string(j);
+                if (j % 3 == 0)
+                    q.calibrator = PolynomialCalibrator { { 0.5, 2, 1e-3 } };
+                else if (j % 3 == 1)
+                    q.calibrator = PointPairCalibrator { { { 0, 0 }, { 100, 1 }, { 65535, 7 } } };
+                else
+                    q.calibrator = EnumerationCalibrator { { { 0, 0, "OFF" }, { 1, 1, "ON" } } };
+                if (j % 3 != 2)
+                    q.limits = NumericLimits { -kInf, 1, 2, 3, true };
+                if (j % 10 == 5) {
+                    q.includeWhen = { Condition { "Q0", CompareOp::Equal, 1, false } };
+                    q.contextCalibrators = { ContextCalibration { { Condition { "Q0", CompareOp::Equal, 2, true } },
+                        PolynomialCalibrator { { 1, 2 } } } };
+                }
+                p.parameters.push_back(std::move(q));
+            }
+            db.packets.push_back(std::move(p));
+        }
+        const QString file = path(QStringLiteral("large.mdb"));
+        QVERIFY(saveDatabase(db, file.toStdString()).ok());
+        QElapsedTimer timer;
+        timer.start();
+        const auto loaded = loadDatabase(file.toStdString());
+        const qint64 ms = timer.elapsed();
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded->parameterCount(), std::size_t { 10000 });
+        QVERIFY(*loaded == db);
+        qInfo("loaded 10,000 parameters in 50 packets in %lld ms", static_cast<long long>(ms));
+        // Generous for a debug or sanitizer build on a busy machine; a per-row query would take far longer.
+        QVERIFY2(ms < 5000, qPrintable(QString::number(ms)));
     }
 
     void summaryDescribesEveryPacket()
