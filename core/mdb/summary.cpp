@@ -12,10 +12,49 @@
 namespace telestation::mdb {
 namespace {
 
-constexpr std::size_t kColumns = 7;
+constexpr std::size_t kColumns = 9;
 using Row = std::array<std::string, kColumns>;
 // Numbers are right-aligned so that their digits line up.
-constexpr std::array<bool, kColumns> kRightAligned { false, true, false, true, false, false, false };
+constexpr std::array<bool, kColumns> kRightAligned { false, true, false, true, false, false, false, false, false };
+
+std::string bits(std::uint64_t offset, std::uint64_t length)
+{
+    return "bits " + std::to_string(offset) + ".." + std::to_string(offset + length - (length > 0 ? 1 : 0));
+}
+
+// "fixed", or "variable" with what makes it so: fields sized by the packet's data, fields present
+// only under a condition.
+std::string layout(const PacketDef& p)
+{
+    if (!p.variableLayout())
+        return "fixed";
+    std::size_t sized = 0;
+    std::size_t conditional = 0;
+    for (const auto& q : p.parameters) {
+        sized += q.fixedSize() ? 0 : 1;
+        conditional += q.includeWhen.empty() ? 0 : 1;
+    }
+    std::string details;
+    if (sized > 0)
+        details += std::to_string(sized) + " sized by data";
+    if (conditional > 0)
+        details += (details.empty() ? "" : ", ") + std::to_string(conditional) + " conditional";
+    return details.empty() ? "variable" : "variable (" + details + ")";
+}
+
+// The criteria, e.g. "bits 0..2 == 0, bits 48..55 >= 2".
+std::string criteria(const PacketDef& p)
+{
+    if (p.criteria.empty())
+        return "-";
+    std::string out;
+    for (const auto& c : p.criteria) {
+        if (!out.empty())
+            out += ", ";
+        out += bits(c.bitOffset, c.bitLength) + " " + std::string(keyword(c.op)) + " " + std::to_string(c.value);
+    }
+    return out;
+}
 
 Row packetRow(const PacketDef& p)
 {
@@ -25,22 +64,20 @@ Row packetRow(const PacketDef& p)
     row[2]
         = p.variableLength ? std::to_string(p.length) + ".." + std::to_string(p.maxLength) : std::to_string(p.length);
     row[3] = std::to_string(p.parameters.size());
-    if (p.secondaryId) {
-        const std::uint64_t first = p.secondaryId->bitOffset;
-        const std::uint64_t last = first + p.secondaryId->bitLength - (p.secondaryId->bitLength > 0 ? 1 : 0);
-        row[4] = "bits " + std::to_string(first) + ".." + std::to_string(last) + " = "
-            + std::to_string(p.secondaryId->value);
-    } else {
-        row[4] = "-";
-    }
+    row[4] = layout(p);
+    if (p.secondaryId)
+        row[5] = bits(p.secondaryId->bitOffset, p.secondaryId->bitLength) + " = " + std::to_string(p.secondaryId->value);
+    else
+        row[5] = "-";
+    row[6] = criteria(p);
     if (p.secondaryHeader) {
         const CucLayout& cuc = *p.secondaryHeader;
-        row[5] = "CUC " + std::to_string(cuc.coarseBytes) + "+" + std::to_string(cuc.fineBytes)
+        row[7] = "CUC " + std::to_string(cuc.coarseBytes) + "+" + std::to_string(cuc.fineBytes)
             + (cuc.hasPField ? " P-field " : " ") + std::string(keyword(cuc.epoch));
     } else {
-        row[5] = "-";
+        row[7] = "-";
     }
-    row[6] = p.byteOrder == ByteOrder::BigEndian ? "big-endian" : "little-endian";
+    row[8] = p.byteOrder == ByteOrder::BigEndian ? "big-endian" : "little-endian";
     return row;
 }
 
@@ -56,7 +93,8 @@ std::string summarize(const MissionDatabase& db)
         return out;
 
     std::vector<Row> rows;
-    rows.push_back(Row { "Packet", "APID", "Length", "Parameters", "Secondary id", "Secondary header", "Byte order" });
+    rows.push_back(Row { "Packet", "APID", "Length", "Parameters", "Layout", "Secondary id", "Criteria",
+        "Secondary header", "Byte order" });
     for (const auto& p : db.packets)
         rows.push_back(packetRow(p));
 

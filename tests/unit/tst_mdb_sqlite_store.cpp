@@ -1283,6 +1283,19 @@ PRAGMA user_version = 2;
         const qsizetype apidEnd = lines[4].indexOf(QLatin1String("100")) + 3;
         QCOMPARE(lines[5].indexOf(QLatin1String("2047")) + 4, apidEnd);
 
+        QVERIFY(lines[4].contains(QLatin1String(" fixed ")));
+
+        // Criteria and variable layouts.
+        const QString xtce = QString::fromStdString(summarize(generalisedDatabase()));
+        const QStringList xtceLines = xtce.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(xtceLines.size(), 3 + 1 + 2);
+        QVERIFY(xtceLines[3].contains(QLatin1String("Criteria")));
+        QVERIFY2(xtceLines[4].contains(QLatin1String("variable (3 sized by data, 1 conditional)")), qPrintable(xtce));
+        QVERIFY2(xtceLines[4].contains(QLatin1String("bits 0..2 == 0, bits 56..119 != 18446744073709551615")),
+            qPrintable(xtce));
+        QVERIFY2(xtceLines[5].contains(QLatin1String("bits 48..55 == 1")), qPrintable(xtce));
+        QVERIFY(xtceLines[5].contains(QLatin1String(" fixed ")));
+
         MissionDatabase unnamed;
         QCOMPARE(QString::fromStdString(summarize(unnamed)),
             QStringLiteral("Mission: (unnamed)\nPackets: 0\nParameters: 0\n"));
