@@ -168,7 +168,7 @@ PacketBuilder::Outcome PacketBuilder::build(const Definition& container, const C
     packet.variableLength = true;
     packet.maxLength = kMaxPacketBytes;
     for (const auto& f : fields)
-        if (f.placed)
+        if (f.kind == LayoutEntry::Kind::Parameter)
             m_used.insert(f.parameter.path);
     return Outcome { std::move(packet), false };
 }
@@ -251,6 +251,7 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
     std::int64_t gap = 0;      // variable layout: bits to skip after the previous imported field
     std::int64_t minEnd = 0;   // where the previous field ends in the shortest packet
     std::int64_t longest = 0;  // the largest such end
+    std::int64_t absoluteEnd = 0; // the end of the fields at absolute places, for intended overlaps
     std::vector<std::optional<std::int64_t>> anchors { 0 }; // container starts, for containerStart
 
     const auto fail = [&](const XmlElement& at, const std::string& why) {
@@ -312,6 +313,7 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
             if (start) {
                 next = *start + s.bitLength;
                 minEnd = next;
+                absoluteEnd = std::max(absoluteEnd, next);
             } else {
                 gap += offset + s.bitLength;
                 minEnd += offset + s.bitLength;
@@ -336,7 +338,7 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
         if (start) {
             p.placement = mdb::Placement::Absolute;
             p.bitOffset = static_cast<std::uint32_t>(*start);
-            p.overlapAllowed = fixed && *start < next;
+            p.overlapAllowed = *start < absoluteEnd; // placed there on purpose by the XTCE author
         } else {
             p.placement = mdb::Placement::AfterPrevious;
             p.bitOffset = static_cast<std::uint32_t>(gap + offset);
@@ -377,6 +379,8 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
                 next = *start + s.bitLength;
             fixed = staysFixed;
             f.fixedPlace = s.fixedSize() && !conditional;
+            if (f.fixedPlace)
+                absoluteEnd = std::max(absoluteEnd, *start + static_cast<std::int64_t>(s.bitLength));
         } else if (!conditional) {
             minEnd += offset + minBits;
         }

@@ -36,7 +36,8 @@ public:
     // Reports every problem except a missing APID criterion.
     [[nodiscard]] Outcome build(const Definition& container, const ContainerLayout& layout);
 
-    // Paths of the parameters imported into any packet built so far.
+    // Paths of the parameters in any packet built so far (imported, or kept as a gap when their
+    // encoding is unsupported).
     [[nodiscard]] const std::set<std::string>& usedParameters() const { return m_used; }
 
 private:

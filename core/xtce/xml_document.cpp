@@ -4,6 +4,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
+#include <algorithm>
 #include <climits>
 #include <functional>
 
@@ -159,11 +160,17 @@ XmlDocument::Parsed XmlDocument::parse(std::string_view xml, const std::string& 
     }
     if (doc->intSubset != nullptr || doc->extSubset != nullptr) {
         // XTCE needs no DTD; refusing one rules out entity expansion attacks entirely.
-        const int line = doc->intSubset != nullptr ? xmlGetLineNo(reinterpret_cast<xmlNodePtr>(doc->intSubset)) : 0;
         xmlFreeDoc(doc);
+        int line = 0;
+        int column = 0;
+        if (const std::size_t at = xml.find("<!DOCTYPE"); at != std::string_view::npos) {
+            const std::string_view before = xml.substr(0, at);
+            line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+            const std::size_t lineStart = before.rfind('\n');
+            column = static_cast<int>(at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
+        }
         out.diagnostics.push_back(Diagnostic { Severity::Error,
-            "XML: a document type declaration (DOCTYPE) is not accepted in XTCE",
-            SourceLocation { fileName, line > 0 ? line : 0, 0 } });
+            "XML: a document type declaration (DOCTYPE) is not accepted in XTCE", SourceLocation { fileName, line, column } });
         return out;
     }
     out.document.reset(new XmlDocument(doc, fileName));

@@ -5,6 +5,7 @@
 #include <libxml/xmlschemas.h>
 
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -83,6 +84,10 @@ void collect(void* data, xmlErrorPtr error)
 Diagnostics validateAgainstSchema(const std::string& xmlPath, const std::string& xsdPath)
 {
     installSafeLoader();
+    // Missing files are told here: libxml2 would also print its own I/O warning on standard error.
+    for (const auto* path : { &xsdPath, &xmlPath })
+        if (!std::ifstream(*path))
+            return { Diagnostic { Severity::Error, "cannot open the file", SourceLocation { *path, 0, 0 } } };
     Collector schemaErrors { xsdPath, {} };
     std::unique_ptr<xmlSchemaParserCtxt, decltype(&xmlSchemaFreeParserCtxt)> parser(
         xmlSchemaNewParserCtxt(xsdPath.c_str()), xmlSchemaFreeParserCtxt);
