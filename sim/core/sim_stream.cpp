@@ -5,6 +5,7 @@
 #include "core/decode/bits.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
+#include "sim/core/packet_identity.hpp"
 #include "sim/core/value_generator.hpp"
 
 #include <spdlog/spdlog.h>
@@ -58,6 +59,11 @@ struct BoundGenerator {
     bool perPacket;    // depends on the packet index (counters, lists, random): evaluated for every packet
     bool enumeration;  // the parameter has states
     bool invertible;   // the calibration can be inverted
+    // A parameter that gives a later field its size (XTCE DynamicValue): instead of the generator, the
+    // value that sizes that field to a cycling number of bytes (0..32, within its bound).
+    bool sizeSource = false;
+    double sizeSlope = 1, sizeIntercept = 0;
+    std::uint32_t sizeMaxBytes = 0;
 };
 
 bool isPerPacket(GeneratorKind kind)
@@ -69,6 +75,13 @@ bool isPerPacket(GeneratorKind kind)
 struct PacketType {
     const mdb::PacketDef* def = nullptr;
     std::optional<decode::EncodePlan> plan;
+    std::optional<decode::DecodePlan> decoder; // variable layouts: finds where the layout ends
+    std::optional<PacketIdentity> identity;     // the secondary id's and criteria's bits
+    // A variable layout: built in order, packet by packet. When a field's size comes from the packet
+    // length field (IDEX: bits = 8 * PKT_LEN - 328), the length is chosen first ("length driven");
+    // otherwise the packet ends where its layout ends.
+    bool variable = false;
+    bool lengthDriven = false;
     std::vector<std::uint8_t> image; // the packet as of the last refresh, maxSize bytes
     std::size_t minSize = 0;
     std::size_t maxSize = 0;
@@ -178,6 +191,15 @@ struct SimStream::Impl {
             plan.setString(packet, g.index, spec.text);
             return;
         }
+        if (g.sizeSource) {
+            // 0, 7, 14, ... 28, 3, 10, ... bytes: sizes that differ from packet to packet.
+            std::uint64_t sizeBytes = (type.count * 7) % 33;
+            if (g.sizeMaxBytes != 0)
+                sizeBytes = std::min<std::uint64_t>(sizeBytes, g.sizeMaxBytes);
+            const double x = g.sizeSlope != 0 ? std::ceil((8.0 * static_cast<double>(sizeBytes) - g.sizeIntercept) / g.sizeSlope) : 0;
+            plan.setConverted(packet, g.index, x);
+            return;
+        }
         const double value = g.generator.next(t, type.count);
         if (spec.kind == GeneratorKind::StateCycle) {
             plan.setState(packet, g.index, static_cast<std::size_t>(value));
@@ -207,6 +229,8 @@ struct SimStream::Impl {
     // header); returns the packet's length.
     std::size_t buildPacket(PacketType& type, std::uint8_t* out, std::int64_t nowNs, double t)
     {
+        if (type.variable)
+            return buildVariablePacket(type, out, nowNs, t);
         if (type.lastRefreshNs < 0 || nowNs - type.lastRefreshNs >= kRefreshNs) {
             type.lastRefreshNs = nowNs;
             for (auto& g : type.generators)
@@ -221,15 +245,62 @@ struct SimStream::Impl {
             if (g.perPacket)
                 applyGenerator(type, g, packet, t);
 
+        writeHeader(type, packet, nextHeader(type, length));
+        ++type.count;
+        return length;
+    }
+
+    ccsds::PrimaryHeader nextHeader(const PacketType& type, std::size_t length)
+    {
         ccsds::PrimaryHeader h;
         h.secondaryHeader = type.def->secondaryHeader.has_value();
         h.apid = type.def->apid;
         h.sequenceCount = sequence[h.apid];
         sequence[h.apid] = static_cast<std::uint16_t>((sequence[h.apid] + 1) % ccsds::kSequenceCountModulo);
         h.dataLength = static_cast<std::uint16_t>(length - 7);
-        ccsds::writePrimaryHeader(h, out);
+        return h;
+    }
+
+    void writeHeader(const PacketType& type, std::span<std::uint8_t> packet, const ccsds::PrimaryHeader& h)
+    {
+        ccsds::writePrimaryHeader(h, packet.data());
+        if (type.identity)
+            type.identity->applyToPrimaryHeader(packet); // e.g. a criterion on the secondary header flag
         if (type.time)
             (void)ccsds::encodeCuc(realtimeNs(), *type.time, packet.subspan(ccsds::kPrimaryHeaderSize, ccsds::cucSize(*type.time)));
+    }
+
+    // A variable layout, written parameter by parameter in order (the encoder places each field after
+    // the ones before it), with the header first so that a size taken from the length field is there.
+    std::size_t buildVariablePacket(PacketType& type, std::uint8_t* out, std::int64_t nowNs, double t)
+    {
+        if (type.lastRefreshNs < 0 || nowNs - type.lastRefreshNs >= kRefreshNs) {
+            type.lastRefreshNs = nowNs;
+            for (auto& g : type.generators)
+                if (!g.perPacket)
+                    applyGenerator(type, g, type.image, t);
+        }
+        std::size_t length = type.maxSize;
+        if (type.lengthDriven) // the lengths in turn: the shortest, then growing by 7 bytes
+            length = type.minSize + (type.count * 7) % (type.maxSize - type.minSize + 1);
+        std::copy_n(type.image.data(), length, out);
+        const std::span<std::uint8_t> packet(out, length);
+        ccsds::PrimaryHeader h = nextHeader(type, length);
+        writeHeader(type, packet, h);
+        for (auto& g : type.generators)
+            if (g.perPacket)
+                applyGenerator(type, g, packet, t);
+        if (!type.lengthDriven) {
+            decode::LayoutReport report;
+            thread_local std::vector<decode::DecodedValue> values;
+            values.resize(type.decoder->parameterCount());
+            type.decoder->decode(packet, values, &report);
+            length = std::clamp<std::size_t>(report.endByte(), type.minSize, type.maxSize);
+            h.dataLength = static_cast<std::uint16_t>(length - 7);
+            ccsds::writePrimaryHeader(h, out);
+            if (type.identity)
+                type.identity->applyToPrimaryHeader(packet);
+        }
         ++type.count;
         return length;
     }
@@ -422,15 +493,55 @@ Result<std::unique_ptr<SimStream>> SimStream::create(const StreamConfig& config,
         PacketType type;
         type.def = def;
         type.plan.emplace(std::move(plan).value());
+        auto decoder = decode::DecodePlan::compile(*def);
+        if (!decoder)
+            return Error{who + decoder.error().message, {}};
         type.minSize = std::clamp<std::size_t>(def->length, ccsds::kMinPacketSize, ccsds::kMaxPacketSize);
-        type.maxSize = def->variableLength ? std::clamp<std::size_t>(def->maxLength, type.minSize, ccsds::kMaxPacketSize)
-                                           : type.minSize;
+        type.variable = !decoder->fixedLayout();
+        if (type.variable) {
+            // Room for the fixed part and a few hundred bytes of the variable one.
+            type.minSize = std::max(type.minSize, std::clamp<std::size_t>(decoder->requiredSize(), ccsds::kMinPacketSize, ccsds::kMaxPacketSize));
+            type.maxSize = std::clamp<std::size_t>(def->maxLength, type.minSize, std::min(type.minSize + 512, ccsds::kMaxPacketSize));
+            type.decoder.emplace(std::move(*decoder));
+        } else if (def->variableLength) {
+            // Variable length with a fixed layout: up to where the layout ends (an XTCE container's
+            // length is open-ended; a .tdef packet's parameters reach its maximum).
+            const std::size_t layoutEnd = std::max<std::size_t>(decoder->requiredSize(), type.minSize);
+            type.maxSize = std::clamp<std::size_t>(std::min<std::size_t>(def->maxLength, layoutEnd), type.minSize, ccsds::kMaxPacketSize);
+        } else {
+            type.maxSize = type.minSize;
+        }
         type.image.assign(type.maxSize, 0);
         type.weight = entry.weight;
         if (def->secondaryHeader)
             type.time = decode::cucFormat(*def->secondaryHeader);
-        if (const auto& id = def->secondaryId) // tells packet types sharing an APID apart; set once
-            decode::insertBits(type.image.data(), id->bitOffset, id->bitLength, id->value);
+        type.identity.emplace(*def); // tells packet types sharing an APID apart; set once
+        type.identity->apply(type.image);
+        if (type.variable)
+            for (const auto& p : def->parameters)
+                if (p.size.kind == mdb::SizeKind::FromParameter)
+                    for (const auto& source : def->parameters)
+                        if (source.name == p.size.sizeParameter && source.placement == mdb::Placement::Absolute
+                            && source.bitOffset == 32 && source.bitLength == 16)
+                            type.lengthDriven = true; // the CCSDS packet length field
+        if (type.lengthDriven) {
+            // The shortest length whose layout fits it exactly (sizes from the length field must not
+            // come out negative): probed on a packet of zeros with just the length set.
+            std::vector<std::uint8_t> probe(type.maxSize, 0);
+            std::vector<decode::DecodedValue> values(type.decoder->parameterCount());
+            for (std::size_t length = type.minSize; length <= type.maxSize; ++length) {
+                ccsds::PrimaryHeader h;
+                h.apid = def->apid;
+                h.dataLength = static_cast<std::uint16_t>(length - 7);
+                ccsds::writePrimaryHeader(h, probe.data());
+                decode::LayoutReport report;
+                type.decoder->decode(std::span<const std::uint8_t>(probe.data(), length), values, &report);
+                if (report.status == decode::LayoutStatus::Complete && report.endByte() == length) {
+                    type.minSize = length;
+                    break;
+                }
+            }
+        }
         impl.totalWeight += entry.weight;
         impl.types.push_back(std::move(type));
     }
@@ -458,9 +569,25 @@ Result<std::unique_ptr<SimStream>> SimStream::create(const StreamConfig& config,
                 spec = defaultGenerator(*type.def, p, i);
                 spec.seed = config.seed * 1'000'003 + ti * 10'007 + i;
             }
+            // The primary header is the simulator's to write (XTCE definitions list its fields).
+            if (p.placement == mdb::Placement::Absolute && p.fixedSize() && p.bitOffset + p.bitLength <= 48)
+                continue;
             const std::size_t states = type.plan->stateCount(i);
-            type.generators.push_back(BoundGenerator{i, ValueGenerator(spec, states), isPerPacket(spec.kind),
-                                                     states > 0, type.plan->invertible(i)});
+            const bool variablePart = type.variable && i >= type.decoder->fixedCount();
+            BoundGenerator g{i, ValueGenerator(spec, states), isPerPacket(spec.kind) || variablePart, states > 0,
+                             type.plan->invertible(i)};
+            if (type.variable && named == config.generators.end()) {
+                for (const auto& sized : type.def->parameters) {
+                    if (sized.size.kind == mdb::SizeKind::FromParameter && sized.size.sizeParameter == p.name) {
+                        g.sizeSource = true;
+                        g.perPacket = true;
+                        g.sizeSlope = sized.size.sizeSlope;
+                        g.sizeIntercept = sized.size.sizeIntercept;
+                        g.sizeMaxBytes = sized.size.maxBytes;
+                    }
+                }
+            }
+            type.generators.push_back(std::move(g));
         }
     }
 

@@ -1,5 +1,7 @@
 #include "sim/core/value_generator.hpp"
 
+#include "sim/core/packet_identity.hpp"
+
 #include "core/decode/bits.hpp"
 
 #include <algorithm>
@@ -172,7 +174,7 @@ struct Interval {
 
 bool isInteger(const mdb::ParameterDef& p)
 {
-    return p.type == mdb::DataType::UnsignedInt || p.type == mdb::DataType::SignedInt;
+    return mdb::isInteger(p.type);
 }
 
 // The converted values the field can hold (floats: unbounded).
@@ -183,6 +185,8 @@ Interval convertedRange(const mdb::ParameterDef& p)
         return {0, std::ldexp(1.0, bits) - 1};
     if (p.type == mdb::DataType::SignedInt)
         return {-std::ldexp(1.0, bits - 1), std::ldexp(1.0, bits - 1) - 1};
+    if (mdb::isSignedInteger(p.type)) // sign-magnitude, ones' complement: symmetric
+        return {1 - std::ldexp(1.0, bits - 1), std::ldexp(1.0, bits - 1) - 1};
     return {-kInf, kInf};
 }
 
@@ -347,13 +351,14 @@ struct LimitGeometry {
     [[nodiscard]] double margin(double q) const { return std::max(0.05 * span(), std::min(q, span() / 2)); }
 };
 
-bool overlapsSecondaryId(const mdb::PacketDef& packet, const mdb::ParameterDef& p)
+// A field that keeps the packet recognisable (the secondary id, a criterion's field): the parameter
+// must hold the identity's bits, not a generated value. Only absolutely placed parameters can overlap
+// them (criteria test fields at fixed places).
+bool overlapsIdentity(const mdb::PacketDef& packet, const mdb::ParameterDef& p)
 {
-    if (!packet.secondaryId)
+    if (p.placement != mdb::Placement::Absolute || (!packet.secondaryId && packet.criteria.empty()))
         return false;
-    const std::uint64_t a0 = p.bitOffset, a1 = a0 + p.bitLength;
-    const std::uint64_t b0 = packet.secondaryId->bitOffset, b1 = b0 + packet.secondaryId->bitLength;
-    return a0 < b1 && b0 < a1;
+    return PacketIdentity(packet).overlaps(p.bitOffset, std::max<std::uint32_t>(p.bitLength, 1));
 }
 
 // The geometry when the limits design applies: a number with numeric limits whose calibration the
@@ -362,7 +367,7 @@ std::optional<LimitGeometry> limitGeometry(const mdb::PacketDef& packet, const m
 {
     const auto* limits = std::get_if<mdb::NumericLimits>(&p.limits);
     if (!limits || p.type == mdb::DataType::String || p.type == mdb::DataType::Bytes
-        || std::holds_alternative<mdb::EnumerationCalibrator>(p.calibrator) || overlapsSecondaryId(packet, p))
+        || std::holds_alternative<mdb::EnumerationCalibrator>(p.calibrator) || overlapsIdentity(packet, p))
         return std::nullopt;
     const Calibration calibration(p);
     if (!calibration.invertible())
@@ -498,23 +503,13 @@ std::string readableText(const mdb::ParameterDef& p, std::size_t index)
     return text;
 }
 
-// The raw value of a field overlapping the secondary id when the id is set and its other bits are 0.
-double secondaryIdRaw(const mdb::PacketDef& packet, const mdb::ParameterDef& p)
+// The raw value of a field overlapping the identity when it is set and the other bits are 0.
+double identityRaw(const mdb::PacketDef& packet, const mdb::ParameterDef& p)
 {
-    const mdb::SecondaryId& id = *packet.secondaryId;
-    const bool bytes = p.type == mdb::DataType::String || p.type == mdb::DataType::Bytes;
+    const bool bytes = mdb::isByteSequence(p.type);
     const unsigned bits = bytes ? 8 * std::min(8u, p.bitLength / 8) : std::min(64u, p.bitLength);
-    if (bits == 0)
-        return 0;
-    const std::uint64_t end = std::max<std::uint64_t>(std::uint64_t{p.bitOffset} + bits,
-                                                      std::uint64_t{id.bitOffset} + id.bitLength);
-    std::vector<std::uint8_t> image(static_cast<std::size_t>((end + 7) / 8 + 8), 0);
-    if (id.bitLength >= 1 && id.bitLength <= 64)
-        decode::insertBits(image.data(), id.bitOffset, id.bitLength, id.value);
-    std::uint64_t raw = decode::extractBits(image.data(), p.bitOffset, bits);
-    if (!bytes && bits % 8 == 0 && bits > 8 && mdb::effectiveByteOrder(packet, p) == mdb::ByteOrder::LittleEndian)
-        raw = decode::reverseBytes(raw, bits / 8);
-    return static_cast<double>(raw);
+    const bool littleEndian = !bytes && mdb::effectiveByteOrder(packet, p) == mdb::ByteOrder::LittleEndian;
+    return static_cast<double>(PacketIdentity(packet).rawAt(p.bitOffset, bits, littleEndian));
 }
 
 GeneratorSpec enumerationGenerator(const mdb::ParameterDef& p, const mdb::EnumerationCalibrator& e,
@@ -631,11 +626,11 @@ GeneratorSpec defaultGenerator(const mdb::PacketDef& packet, const mdb::Paramete
 {
     const mdb::ParameterDef& p = parameter;
     GeneratorSpec spec;
-    if (overlapsSecondaryId(packet, p)) {
-        // The secondary id tells this packet type from others on its APID: keep it.
+    if (overlapsIdentity(packet, p)) {
+        // The secondary id and criteria tell this packet type from others on its APID: keep them.
         spec.kind = GeneratorKind::Constant;
         spec.domain = ValueDomain::Raw;
-        spec.value = secondaryIdRaw(packet, p);
+        spec.value = identityRaw(packet, p);
         return spec;
     }
     if (p.type == mdb::DataType::String) {

@@ -73,8 +73,9 @@ private:
 // fraction of them, chosen deterministically by index, into red); enumerations cycle through their
 // states; names that say COUNT/COUNTER count; strings carry readable text; bytes count.
 // `index` is the parameter's position in its packet (spreads periods and phases). In detail, in order:
-//  - a field that overlaps the packet's SECONDARY_ID: Constant (Raw) holding the id's bits, so that the
-//    packet stays recognisable (the only numeric parameters kept constant);
+//  - a field that overlaps the packet's SECONDARY_ID or a field its criteria test (PacketIdentity):
+//    Constant (Raw) holding those bits, so that the packet stays recognisable (the only numeric
+//    parameters kept constant);
 //  - String: Text, readable and fixed (an "e.g. X" example in the description, else made from the name);
 //    Bytes: Counter (Raw);
 //  - enumerations: StateCycle, 5..30 s per state. With expected states (limits enabled or not) and
