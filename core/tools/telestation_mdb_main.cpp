@@ -1,10 +1,11 @@
-// telestation-mdb: compiles mission database definitions (*.tdef) into the SQLite form the station
-// loads (*.mdb), exports them back to canonical text, checks and summarizes either form.
+// telestation-mdb: compiles mission database definitions (*.tdef, or XTCE *.xml) into the SQLite form
+// the station loads (*.mdb), exports them back to canonical text, checks and summarizes any form.
 // Exit codes: 0 success, 1 the data has errors or a file could not be read/written, 2 wrong usage.
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/mdb/validate.hpp"
+#include "core/xtce/xtce_import.hpp"
 #include "telestation_version.hpp"
 
 #include <array>
@@ -28,12 +29,16 @@ constexpr std::string_view kUsage
     = "Usage: telestation-mdb COMMAND ARGUMENTS\n"
       "\n"
       "Commands:\n"
-      "  import IN.tdef OUT.mdb    Parse and validate a text definition and write it to a mission database.\n"
-      "                            On any error nothing is written; an existing OUT.mdb is replaced whole.\n"
+      "  import IN OUT.mdb [--lenient]\n"
+      "                            Parse and validate a text definition (.tdef) or an XTCE file (XML whose\n"
+      "                            root is a SpaceSystem; told apart by content) and write it to a mission\n"
+      "                            database. On any error nothing is written; an existing OUT.mdb is\n"
+      "                            replaced whole. With --lenient, XTCE constructs that Telestation does not\n"
+      "                            support are listed as not imported instead of being errors.\n"
       "  export IN.mdb OUT.tdef    Write a mission database as canonical text; OUT '-' is standard output.\n"
-      "  check FILE                Load and validate a .mdb or .tdef file (told apart by content) and\n"
+      "  check FILE [--lenient]    Load and validate a .mdb, .tdef or XTCE file (told apart by content) and\n"
       "                            print its errors and warnings.\n"
-      "  summary FILE              Print the mission, its counts and one line per packet.\n"
+      "  summary FILE [--lenient]  Print the mission, its counts and one line per packet.\n"
       "\n"
       "Options:\n"
       "  -h, --help                Show this help.\n"
@@ -92,11 +97,38 @@ Diagnostic binaryFileError(const std::string& path)
 struct Loaded {
     std::optional<MissionDatabase> database; // empty when there were errors
     Diagnostics diagnostics;
+    std::vector<std::string> skipped; // XTCE: what was not imported
 };
+
+// An XTCE file: imported, then validated (the importer builds the model; validation applies the same
+// rules as to every other source). Validation issues carry the file only: the model keeps no lines.
+Loaded importXtceFile(const std::string& path, bool lenient)
+{
+    Loaded out;
+    xtce::ImportResult imported = xtce::readXtceFile(path, xtce::ImportOptions { lenient });
+    out.diagnostics = std::move(imported.diagnostics);
+    out.skipped = std::move(imported.skipped);
+    if (hasErrors(out.diagnostics))
+        return out;
+    Diagnostics issues = toDiagnostics(validate(imported.database), path);
+    out.diagnostics.insert(out.diagnostics.end(), issues.begin(), issues.end());
+    if (!hasErrors(out.diagnostics))
+        out.database = std::move(imported.database);
+    return out;
+}
+
+void printSkipped(const std::string& path, const std::vector<std::string>& skipped)
+{
+    if (skipped.empty())
+        return;
+    std::cout << "not imported from " << path << " (" << skipped.size() << "):\n";
+    for (const auto& line : skipped)
+        std::cout << "  " << path << ':' << line << '\n';
+}
 
 // Reads a .mdb or a .tdef, telling them apart by the SQLite header rather than by the name. Text is
 // always validated (the parser does it); a .mdb only when `validateDatabase` is set.
-Loaded loadAny(const std::string& path, bool validateDatabase)
+Loaded loadAny(const std::string& path, bool validateDatabase, bool lenient)
 {
     Loaded out;
     if (hasSqliteHeader(path)) {
@@ -115,6 +147,8 @@ Loaded loadAny(const std::string& path, bool validateDatabase)
         out.diagnostics.push_back(binaryFileError(path));
         return out;
     }
+    if (xtce::looksLikeXtce(path))
+        return importXtceFile(path, lenient);
     ImportResult imported = readTextFile(path);
     out.diagnostics = std::move(imported.diagnostics);
     if (!hasErrors(out.diagnostics))
@@ -127,7 +161,17 @@ std::string counts(const MissionDatabase& db)
     return std::to_string(db.packets.size()) + " packets, " + std::to_string(db.parameterCount()) + " parameters";
 }
 
-int runImport(const std::string& in, const std::string& out)
+int save(const MissionDatabase& db, const std::string& out)
+{
+    if (auto saved = saveDatabase(db, out); !saved) {
+        print({ errorDiagnostic(saved.error()) });
+        return kExitFailed;
+    }
+    std::cout << "wrote " << out << ": " << counts(db) << '\n';
+    return kExitOk;
+}
+
+int runImport(const std::string& in, const std::string& out, bool lenient)
 {
     if (hasSqliteHeader(in)) {
         print({ errorDiagnostic(Error {
@@ -138,23 +182,29 @@ int runImport(const std::string& in, const std::string& out)
         print({ binaryFileError(in) });
         return kExitFailed;
     }
+    if (xtce::looksLikeXtce(in)) {
+        Loaded imported = importXtceFile(in, lenient);
+        print(imported.diagnostics);
+        printSkipped(in, imported.skipped);
+        if (!imported.database) {
+            std::cerr << "telestation-mdb: " << in << " has errors; " << out << " was not written"
+                      << (lenient ? "" : " (--lenient imports what is supported)") << '\n';
+            return kExitFailed;
+        }
+        return save(*imported.database, out);
+    }
     ImportResult imported = readTextFile(in);
     print(imported.diagnostics);
     if (!imported.ok()) {
         std::cerr << "telestation-mdb: " << in << " has errors; " << out << " was not written\n";
         return kExitFailed;
     }
-    if (auto saved = saveDatabase(imported.database, out); !saved) {
-        print({ errorDiagnostic(saved.error()) });
-        return kExitFailed;
-    }
-    std::cout << "wrote " << out << ": " << counts(imported.database) << '\n';
-    return kExitOk;
+    return save(imported.database, out);
 }
 
 int runExport(const std::string& in, const std::string& out)
 {
-    Loaded loaded = loadAny(in, false);
+    Loaded loaded = loadAny(in, false, false);
     print(loaded.diagnostics);
     if (!loaded.database)
         return kExitFailed;
@@ -173,10 +223,11 @@ int runExport(const std::string& in, const std::string& out)
     return kExitOk;
 }
 
-int runCheck(const std::string& file)
+int runCheck(const std::string& file, bool lenient)
 {
-    Loaded loaded = loadAny(file, true);
+    Loaded loaded = loadAny(file, true, lenient);
     print(loaded.diagnostics);
+    printSkipped(file, loaded.skipped);
     if (!loaded.database)
         return kExitFailed;
     std::cout << file << ": ok: " << counts(*loaded.database) << ", " << warningCount(loaded.diagnostics)
@@ -184,9 +235,9 @@ int runCheck(const std::string& file)
     return kExitOk;
 }
 
-int runSummary(const std::string& file)
+int runSummary(const std::string& file, bool lenient)
 {
-    Loaded loaded = loadAny(file, false);
+    Loaded loaded = loadAny(file, false, lenient);
     print(loaded.diagnostics);
     if (!loaded.database)
         return kExitFailed;
@@ -198,13 +249,14 @@ struct Command {
     std::string_view name;
     std::size_t arguments;
     std::string_view synopsis;
+    bool lenientOption; // accepts --lenient (for XTCE input)
 };
 
 constexpr Command kCommands[] = {
-    { "import", 2, "import IN.tdef OUT.mdb" },
-    { "export", 2, "export IN.mdb OUT.tdef|-" },
-    { "check", 1, "check FILE" },
-    { "summary", 1, "summary FILE" },
+    { "import", 2, "import IN OUT.mdb [--lenient]", true },
+    { "export", 2, "export IN.mdb OUT.tdef|-", false },
+    { "check", 1, "check FILE [--lenient]", true },
+    { "summary", 1, "summary FILE [--lenient]", true },
 };
 
 int run(const std::vector<std::string>& args)
@@ -234,7 +286,14 @@ int run(const std::vector<std::string>& args)
     if (command == nullptr)
         return usageError("unknown command '" + first + "'");
 
-    const std::vector<std::string> operands(args.begin() + 1, args.end());
+    std::vector<std::string> operands;
+    bool lenient = false;
+    for (auto it = args.begin() + 1; it != args.end(); ++it) {
+        if (*it == "--lenient" && command->lenientOption)
+            lenient = true;
+        else
+            operands.push_back(*it);
+    }
     for (const auto& operand : operands) {
         // "-" alone is standard output; anything else that starts with '-' is an option we lack.
         if (operand.starts_with('-') && operand != "-")
@@ -250,13 +309,13 @@ int run(const std::vector<std::string>& args)
     if (first == "import") {
         if (operands[1] == "-")
             return usageError("import writes a file, not standard output");
-        return runImport(operands[0], operands[1]);
+        return runImport(operands[0], operands[1], lenient);
     }
     if (first == "export")
         return runExport(operands[0], operands[1]);
     if (first == "check")
-        return runCheck(operands[0]);
-    return runSummary(operands[0]);
+        return runCheck(operands[0], lenient);
+    return runSummary(operands[0], lenient);
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
+#include "core/xtce/xtce_import.hpp"
 #include "telestation_version.hpp"
 
 #include <QtTest>
@@ -165,6 +166,8 @@ private slots:
         QTest::newRow("summary with two files") << QStringList { "summary", "a.mdb", "b.mdb" };
         QTest::newRow("version with an argument") << QStringList { "--version", "x" };
         QTest::newRow("empty file name") << QStringList { "check", "" };
+        QTest::newRow("export is never lenient") << QStringList { "export", "in.mdb", "out.tdef", "--lenient" };
+        QTest::newRow("lenient import without output") << QStringList { "import", "in.xml", "--lenient" };
     }
     void wrongArguments()
     {
@@ -379,6 +382,77 @@ private slots:
         QVERIFY2(run.err.contains("created by a newer Telestation: schema 9, this build reads up to 2"),
             run.err.constData());
         QVERIFY(!QFile::exists(path(QStringLiteral("newer.out.tdef"))));
+    }
+
+    // XTCE (issue 12): told apart by content, imported, validated, saved.
+    void importXtceJpss()
+    {
+        const QString in = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/jpss1/jpss1_geolocation_xtce_v1.xml");
+        const QString out = path(QStringLiteral("jpss.mdb"));
+        const Run run = runTool({ QStringLiteral("import"), in, out });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err.constData());
+        QVERIFY2(run.out.contains("wrote " + out.toUtf8() + ": 1 packets, 27 parameters"), run.out.constData());
+        const auto loaded = loadDatabase(out.toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
+        QCOMPARE(loaded->packets.size(), std::size_t { 1 });
+        QCOMPARE(loaded->packets.front().name, std::string("JPSS_ATT_EPHEM"));
+        QCOMPARE(loaded->packets.front().apid, std::uint16_t { 11 });
+        const auto imported = xtce::readXtceFile(in.toStdString());
+        QVERIFY(imported.ok());
+        QVERIFY(*loaded == imported.database);
+    }
+
+    void importMalformedXtceWritesNothing()
+    {
+        const QString in = path(QStringLiteral("malformed.xml"));
+        const QString out = path(QStringLiteral("malformed.mdb"));
+        QVERIFY(writeBytes(in, "<?xml version=\"1.0\"?>\n<SpaceSystem name=\"M\">\n  <TelemetryMetaData>\n</SpaceSystem>\n"));
+        const Run run = runTool({ QStringLiteral("import"), in, out, QStringLiteral("--lenient") });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(!QFile::exists(out));
+        const QRegularExpression located(QRegularExpression::escape(in) + QStringLiteral(":4:[0-9]+: error: XML: "));
+        QVERIFY2(located.match(QString::fromUtf8(run.err)).hasMatch(), run.err.constData());
+    }
+
+    void importBogusSatLenient()
+    {
+        const QString in = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/xtce/BogusSAT-1.xml");
+        const QString out = path(QStringLiteral("bogus.mdb"));
+        Run run = runTool({ QStringLiteral("import"), in, out });
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY(!QFile::exists(out));
+        QVERIFY2(run.err.contains(in.toUtf8() + ":994:6: error: /BogusSAT/SC001/BusElectronics/SensorHistoryBuffer: "),
+            run.err.constData());
+
+        run = runTool({ QStringLiteral("import"), in, out, QStringLiteral("--lenient") });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains(in.toUtf8() + ":994:6: warning: "), run.err.constData());
+        QVERIFY2(run.out.contains("not imported from " + in.toUtf8() + " (5):"), run.out.constData());
+        QVERIFY2(run.out.contains(in.toUtf8() + ":208:2: /BogusSAT: CommandMetaData: commands are not imported"),
+            run.out.constData());
+        const auto loaded = loadDatabase(out.toStdString());
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded->name, std::string("BogusSAT"));
+    }
+
+    void checkAndSummaryOfXtce()
+    {
+        const QString idex = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/idex/idex_combined_science_definition.xml");
+        Run run = runTool({ QStringLiteral("check"), idex });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(idex.toUtf8() + ": ok: 5 packets, 295 parameters"), run.out.constData());
+        run = runTool({ QStringLiteral("summary"), idex });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("Sci0TypeNonZero"), run.out.constData());
+        QVERIFY2(run.out.contains("Mission: IDEX"), run.out.constData());
+
+        const QString contrived = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/jpss1/contrived_inheritance_structure.xml");
+        run = runTool({ QStringLiteral("check"), contrived });
+        QCOMPARE(run.exitCode, 1);
+        run = runTool({ QStringLiteral("check"), contrived, QStringLiteral("--lenient") });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(contrived.toUtf8() + ":213:13: /Libera/UNUSED: "), run.out.constData());
     }
 };
 
