@@ -1,3 +1,4 @@
+#include "core/config/mission_file.hpp"
 #include "app/headless.hpp"
 
 #include "app/consumers.hpp"
@@ -84,13 +85,15 @@ int runHeadless(const HeadlessOptions& options)
     setupLogging(profile.logDirectory, profile.logLevel);
     spdlog::info("Telestation {} headless; profile {}; mission database {}", kVersion, profilePath, mdbPath);
 
-    auto db = mdb::loadDatabase(mdbPath);
-    if (!db) {
-        std::fprintf(stderr, "telestation: %s\n", db.error().toString().c_str());
+    auto mission = config::loadMission(mdbPath);
+    if (!mission) {
+        std::fprintf(stderr, "telestation: %s\n", mission.error().toString().c_str());
         shutdownLogging();
         return kExitUsage;
     }
-    auto created = pipeline::Station::create(profile, *db);
+    for (const auto& note : mission->notes)
+        spdlog::warn("{}", note);
+    auto created = pipeline::Station::create(profile, mission->database);
     if (!created) {
         std::fprintf(stderr, "telestation: %s\n", created.error().message.c_str());
         shutdownLogging();

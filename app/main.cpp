@@ -1,5 +1,6 @@
 // telestation: the workstation. Parses its command line before any QApplication exists, so that
 // --help, --version and --headless run without a display.
+#include "core/config/mission_file.hpp"
 #include "app/consumers.hpp"
 #include "app/demo.hpp"
 #include "app/headless.hpp"
@@ -56,7 +57,7 @@ int main(int argc, char** argv)
                                      "(every packet + N parameters decoded), display[:N] (N newest values each second); "
                                      "each may end in @STREAM.");
     cli.addFlag("quiet", "Headless: no status lines (the final summary is still printed).");
-    cli.addOption("mdb", "FILE", "Mission database (.mdb) to load; default: the training database.");
+    cli.addOption("mdb", "FILE", "Mission database to load: .mdb, XTCE .xml or .tdef (told apart by content); default: the training database.");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
     cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
     // Log lines go to stderr: stdout carries what the program reports (summaries, help).
@@ -111,12 +112,14 @@ int main(int argc, char** argv)
 
     if (cli.isSet("headless")) {
         const std::string mdbPath = cli.value("mdb", trainingDatabasePath().string());
-        auto db = mdb::loadDatabase(mdbPath);
-        if (!db) {
-            std::fprintf(stderr, "telestation: %s\n", db.error().toString().c_str());
+        auto mission = config::loadMission(mdbPath);
+        if (!mission) {
+            std::fprintf(stderr, "telestation: %s\n", mission.error().toString().c_str());
             return 1;
         }
-        return runHeadless(*db, mdbPath);
+        for (const auto& note : mission->notes)
+            std::fprintf(stderr, "telestation: %s\n", note.c_str());
+        return runHeadless(mission->database, mdbPath);
     }
 
     QApplication app(argc, argv);

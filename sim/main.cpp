@@ -5,6 +5,7 @@
 //                   [--duration S | --count N] [--mdb FILE] [--faults KIND=P,...] [--summary-out FILE]
 //   telestation-sim --headless --scenario FILE.json [--summary-out FILE]
 //   telestation-sim [--scenario FILE.json]            the window (when a display is available)
+#include "core/config/mission_file.hpp"
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
@@ -121,7 +122,10 @@ Result<sim::Scenario> scenarioFromOptions(const CommandLine& cli)
     if (!rate)
         return Error{"--rate: " + rate.error().message, {}};
     stream.rate = *rate;
-    for (const std::string& item : splitList(cli.value("packet", "Packet5"))) {
+    // Without --packet: Packet5 of the training mission; every packet type of another mission (filled
+    // in once it is loaded, see everyPacketType).
+    const std::string packets = cli.value("packet", cli.isSet("mdb") ? "" : "Packet5");
+    for (const std::string& item : packets.empty() ? std::vector<std::string>{} : splitList(packets)) {
         sim::MixEntry entry;
         const auto colon = item.find(':');
         entry.packet = item.substr(0, colon);
@@ -201,10 +205,10 @@ int main(int argc, char** argv)
     cli.addFlag("help", "Show this help and exit.");
     cli.addFlag("version", "Show the version and exit.");
     cli.addFlag("headless", "Run without a window (automatic when there is no display).");
-    cli.addOption("mdb", "FILE", "Mission database (.mdb); default: the training database.");
+    cli.addOption("mdb", "FILE", "Mission database: .mdb, XTCE .xml or .tdef (told apart by content); default: the training database.");
     cli.addOption("scenario", "FILE", "Scenario (JSON): streams, mixes, rates, generators, faults. See docs/simulator.md.");
     cli.addOption("dest", "URL", "Destination of a single stream: udp://HOST:PORT, udp://GROUP:PORT?iface=ADDR, tcp://HOST:PORT, tcp-listen://HOST:PORT.");
-    cli.addOption("packet", "LIST", "Packet types by name or APID, each with an optional :WEIGHT (default Packet5).");
+    cli.addOption("packet", "LIST", "Packet types by name or APID, each with an optional :WEIGHT (default: Packet5 of the training database; with --mdb, every packet type).");
     cli.addOption("rate", "RATE", "Rate: 100pps, 2.5kpps, 25.6Mbps, 1.5Gbps, or flood (as fast as possible).");
     cli.addOption("duration", "SECONDS", "Stop after this many seconds (with --scenario: every stream of it).");
     cli.addOption("count", "N", "Stop after N packets (with --scenario: each stream).");
@@ -269,12 +273,18 @@ int main(int argc, char** argv)
     // A database that cannot be read is a runtime error (1); a stream the database or the network
     // layer refuses (unknown packet, bad URL, bad generator) is a wrong argument (2).
     const std::string mdbPath = scenario.mdb.empty() ? trainingDatabasePath().string() : scenario.mdb;
-    auto db = mdb::loadDatabase(mdbPath);
-    if (!db) {
-        std::fprintf(stderr, "telestation-sim: %s\n", db.error().toString().c_str());
+    auto mission = config::loadMission(mdbPath);
+    if (!mission) {
+        std::fprintf(stderr, "telestation-sim: %s\n", mission.error().toString().c_str());
         return 1;
     }
-    auto simulator = std::make_unique<sim::Simulator>(std::move(db).value(), scenario.mdb);
+    for (const auto& note : mission->notes)
+        std::fprintf(stderr, "telestation-sim: %s\n", note.c_str());
+    for (auto& stream : scenario.streams)
+        if (stream.mix.empty() && !cli.isSet("scenario"))
+            for (const auto& packet : mission->database.packets)
+                stream.mix.push_back(sim::MixEntry{packet.name, 1});
+    auto simulator = std::make_unique<sim::Simulator>(std::move(mission->database), scenario.mdb);
     for (const auto& stream : scenario.streams)
         if (auto added = simulator->addStream(stream); !added) {
             std::fprintf(stderr, "telestation-sim: %s\n", added.error().toString().c_str());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 namespace telestation::sim {
@@ -59,6 +60,42 @@ PacketIdentity::PacketIdentity(const mdb::PacketDef& packet)
             byField[{c.bitOffset, c.bitLength}].push_back(c);
     for (const auto& [field, criteria] : byField)
         m_fields.push_back({field.first, field.second, satisfying(criteria, field.second)});
+}
+
+namespace {
+
+std::size_t conditionCount(const mdb::PacketDef& p)
+{
+    return p.criteria.size() + (p.secondaryId ? 1 : 0);
+}
+
+// A value of the field that fails the criterion, or none (a field of 1 bit tested "!= 0"... has one).
+std::optional<std::uint64_t> failing(const mdb::FieldCriterion& c)
+{
+    const std::uint64_t max = c.bitLength >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << c.bitLength) - 1;
+    for (const std::uint64_t v : {std::uint64_t{0}, c.value, c.value + 1, c.value - 1, max})
+        if (v <= max && !meets(v, c.op, c.value))
+            return v;
+    return std::nullopt;
+}
+
+} // namespace
+
+PacketIdentity::PacketIdentity(const mdb::PacketDef& packet, const std::vector<mdb::PacketDef>& all)
+    : PacketIdentity(packet)
+{
+    for (const auto& other : all) {
+        if (&other == &packet || other.apid != packet.apid || conditionCount(other) <= conditionCount(packet))
+            continue;
+        for (const auto& c : other.criteria) {
+            if (c.bitLength < 1 || c.bitLength > 64 || overlaps(c.bitOffset, c.bitLength))
+                continue;
+            if (const auto v = failing(c)) {
+                m_fields.push_back({c.bitOffset, c.bitLength, *v});
+                break;
+            }
+        }
+    }
 }
 
 void PacketIdentity::apply(std::span<std::uint8_t> packet) const noexcept

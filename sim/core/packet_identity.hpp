@@ -15,6 +15,10 @@ namespace telestation::sim {
 class PacketIdentity {
 public:
     explicit PacketIdentity(const mdb::PacketDef& packet);
+    // Also keeps the packet from being taken for a more specific type of the same APID (one with more
+    // conditions, tried first by the station: XTCE's IDX_SCIFETCH and its "TYPE > 1" child): for each
+    // such type, a field of one of its criteria that this type leaves free gets a value that fails it.
+    PacketIdentity(const mdb::PacketDef& packet, const std::vector<mdb::PacketDef>& all);
 
     struct Field {
         std::uint32_t bitOffset;

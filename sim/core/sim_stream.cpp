@@ -515,7 +515,7 @@ Result<std::unique_ptr<SimStream>> SimStream::create(const StreamConfig& config,
         type.weight = entry.weight;
         if (def->secondaryHeader)
             type.time = decode::cucFormat(*def->secondaryHeader);
-        type.identity.emplace(*def); // tells packet types sharing an APID apart; set once
+        type.identity.emplace(*def, db.packets); // tells packet types sharing an APID apart; set once
         type.identity->apply(type.image);
         if (type.variable)
             for (const auto& p : def->parameters)
@@ -568,6 +568,16 @@ Result<std::unique_ptr<SimStream>> SimStream::create(const StreamConfig& config,
             } else {
                 spec = defaultGenerator(*type.def, p, i);
                 spec.seed = config.seed * 1'000'003 + ti * 10'007 + i;
+                if (p.placement == mdb::Placement::Absolute && type.identity->overlaps(p.bitOffset, std::max<std::uint32_t>(p.bitLength, 1))) {
+                    // Holds the bits that tell this type from the others of its APID.
+                    const bool bytes = mdb::isByteSequence(p.type);
+                    spec = GeneratorSpec{};
+                    spec.kind = GeneratorKind::Constant;
+                    spec.domain = ValueDomain::Raw;
+                    spec.value = static_cast<double>(type.identity->rawAt(
+                        p.bitOffset, bytes ? 8 * std::min(8u, p.bitLength / 8) : std::min(64u, p.bitLength),
+                        !bytes && mdb::effectiveByteOrder(*type.def, p) == mdb::ByteOrder::LittleEndian));
+                }
             }
             // The primary header is the simulator's to write (XTCE definitions list its fields).
             if (p.placement == mdb::Placement::Absolute && p.fixedSize() && p.bitOffset + p.bitLength <= 48)

@@ -1,3 +1,4 @@
+#include "core/config/mission_file.hpp"
 #include "sim/core/simulator.hpp"
 
 #include "core/mdb/sqlite_store.hpp"
@@ -8,10 +9,10 @@ Result<std::unique_ptr<Simulator>> Simulator::fromScenario(const Scenario& scena
                                                            const io::SenderOptions& options)
 {
     const std::string path = scenario.mdb.empty() ? fallbackMdbPath : scenario.mdb;
-    auto db = mdb::loadDatabase(path);
-    if (!db)
-        return db.error();
-    auto simulator = std::make_unique<Simulator>(std::move(db).value(), scenario.mdb);
+    auto mission = config::loadMission(path);
+    if (!mission)
+        return mission.error();
+    auto simulator = std::make_unique<Simulator>(std::move(mission->database), scenario.mdb);
     for (const auto& config : scenario.streams)
         if (auto added = simulator->addStream(config, options); !added)
             return added.error();

@@ -1,3 +1,4 @@
+#include "core/config/mission_file.hpp"
 #include "ui/session/station_session.hpp"
 
 #include "core/common/paths.hpp"
@@ -92,12 +93,13 @@ bool StationSession::openNew(QString* error)
 bool StationSession::open(const config::StationProfile& profile, const QString& path, QString* error)
 {
     const QString mdbPath = databasePathFor(profile, path);
-    auto db = mdb::loadDatabase(mdbPath.toStdString());
-    if (!db) {
+    auto mission = config::loadMission(mdbPath.toStdString());
+    if (!mission) {
         if (error)
-            *error = tr("The mission database %1 cannot be loaded: %2").arg(mdbPath, text(db.error().toString()));
+            *error = tr("The mission database %1 cannot be loaded: %2").arg(mdbPath, text(mission.error().toString()));
         return false;
     }
+    const mdb::MissionDatabase* db = &mission->database;
     QStringList streamProblems;
     QString launchError;
     // Built before the old station stops, so that a profile that does not fit leaves everything as it was
@@ -115,7 +117,7 @@ bool StationSession::open(const config::StationProfile& profile, const QString& 
         collectStationEvents();
         m_station.reset();
     }
-    m_database = std::move(*db);
+    m_database = std::move(mission->database);
     m_databasePath = mdbPath;
     m_profile = profile;
     m_path = path;
