@@ -8,6 +8,10 @@ namespace telestation::xtce {
 
 namespace {
 
+constexpr std::size_t kMaxNesting = 64;          // containers included in one another
+constexpr std::size_t kMaxEntries = 100000;      // entries of one flattened container
+constexpr std::int64_t kMaxLocationBits = 65542 * 8;
+
 std::string cycleText(const std::vector<std::string>& paths, const std::string& again)
 {
     std::string out;
@@ -28,6 +32,10 @@ std::optional<std::vector<Definition>> ContainerFlattener::chainOf(const Definit
     std::vector<std::string> seen { container.path };
     Definition at = container;
     while (const XmlElement base = at.element.child("BaseContainer")) {
+        if (chain.size() > kMaxNesting) {
+            m_report.error(base, at.path, "an inheritance chain longer than " + std::to_string(kMaxNesting) + "; refused as absurd");
+            return std::nullopt;
+        }
         const std::string ref = base.attributeOr("containerRef", "");
         auto parent = m_tree.resolveOrReport(NameKind::Container, ref, *at.system, base, at.path, m_report);
         if (!parent)
@@ -73,6 +81,11 @@ bool ContainerFlattener::appendContainer(
     auto chain = chainOf(container);
     if (!chain)
         return false;
+    if (expanding.size() > kMaxNesting) {
+        m_report.error(container.element, container.path,
+            "containers included in one another more than " + std::to_string(kMaxNesting) + " deep; refused as absurd");
+        return false;
+    }
     for (const auto& link : *chain) {
         if (std::find(expanding.begin(), expanding.end(), link.path) != expanding.end()) {
             m_report.error(link.element, link.path, "cycle through ContainerRefEntry: " + cycleText(expanding, link.path));
@@ -88,11 +101,18 @@ bool ContainerFlattener::appendContainer(
             }
         }
         expanding.push_back(link.path);
-        for (const auto& entry : link.element.child("EntryList").children())
+        for (const auto& entry : link.element.child("EntryList").children()) {
             if (!appendEntry(link, entry, expanding, out)) {
                 expanding.pop_back();
                 return false;
             }
+            if (out.entries.size() > kMaxEntries) {
+                m_report.error(entry, link.path,
+                    "the flattened container has more than " + std::to_string(kMaxEntries) + " entries; refused as absurd");
+                expanding.pop_back();
+                return false;
+            }
+        }
         expanding.pop_back();
     }
     return true;
@@ -117,6 +137,10 @@ bool ContainerFlattener::readEntryDetails(const Definition& owner, const XmlElem
             auto bits = parseInteger(value.text());
             if (!bits) {
                 m_report.error(value, owner.path, "FixedValue '" + value.text() + "' is not an integer");
+                return false;
+            }
+            if (*bits > kMaxLocationBits || *bits < -kMaxLocationBits) {
+                m_report.error(value, owner.path, "a location of " + value.text() + " bits is beyond the largest packet");
                 return false;
             }
             out.location = EntryLocation { reference == "containerStart", *bits };

@@ -1,6 +1,7 @@
 #include "core/xtce/data_encodings.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <string>
 
 namespace telestation::xtce {
@@ -51,7 +52,7 @@ std::optional<double> parseReal(std::string_view text)
         text.remove_prefix(1);
     double value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
         return std::nullopt;
     return value;
 }
@@ -368,6 +369,8 @@ Encoding EncodingReader::binary(const XmlElement& e)
         out.size.kind = SizeKind::FromParameter;
         out.sizeFrom = SizeReference { ref.attributeOr("parameterRef", ""), ref, &m_system };
         if (const XmlElement adjustment = dynamic.child("LinearAdjustment")) {
+            if (!adjustment.attribute("slope"))
+                m_report.warning(adjustment, m_typePath, "LinearAdjustment without slope; taken as 1");
             auto slope = parseReal(adjustment.attributeOr("slope", "1"));
             auto intercept = parseReal(adjustment.attributeOr("intercept", "0"));
             if (!slope || !intercept)

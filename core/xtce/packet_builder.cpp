@@ -175,7 +175,6 @@ PacketBuilder::Outcome PacketBuilder::build(const Definition& container, const C
 
 bool PacketBuilder::expand(const Definition& container, const ContainerLayout& layout, std::vector<Field>& fields)
 {
-    (void)container;
     std::vector<std::vector<Comparison>> enclosing;
     for (const auto& entry : layout.entries) {
         if (entry.kind == LayoutEntry::Kind::BeginContainer) {
@@ -202,6 +201,11 @@ bool PacketBuilder::expand(const Definition& container, const ContainerLayout& l
         auto type = m_types.convert(*typeDef);
         if (!type)
             return false;
+        if (fields.size() + type->scalarCount > kMaxMembers) {
+            m_report.error(entry.at, container.path,
+                "the packet has more than " + std::to_string(kMaxMembers) + " fields; refused as absurd");
+            return false;
+        }
         std::vector<FlatScalar> scalars;
         flattenFieldType(*type, "", scalars);
         std::vector<Comparison> includeWhen;

@@ -146,6 +146,10 @@ std::shared_ptr<const FieldType> TypeConverter::convert(const Definition& type)
 {
     if (auto it = m_cache.find(type.path); it != m_cache.end())
         return it->second;
+    if (m_inProgress.size() > 64) {
+        m_report.error(type.element, type.path, "array and aggregate types nested more than 64 deep; refused as absurd");
+        return nullptr;
+    }
     if (m_inProgress.contains(type.path)) {
         m_report.error(type.element, type.path, "the parameter type contains itself (a cycle of array or aggregate types)");
         return nullptr;
@@ -449,7 +453,7 @@ std::shared_ptr<const FieldType> TypeConverter::array(const Definition& type)
         return nullptr;
     std::uint64_t count = element->scalarCount;
     for (const auto& [first, last] : dimensions) {
-        const auto n = static_cast<std::uint64_t>(last - first) + 1;
+        const std::uint64_t n = static_cast<std::uint64_t>(last) - static_cast<std::uint64_t>(first) + 1;
         if (n > kMaxMembers || count * n > kMaxMembers) {
             m_report.error(dimensionList, type.path,
                 "the array has more than " + std::to_string(kMaxMembers) + " members; refused as absurd");

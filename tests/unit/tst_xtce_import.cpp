@@ -681,6 +681,21 @@ private slots:
                    "</ComparisonList></RestrictionCriteria></BaseContainer></SequenceContainer>\n"
                    "<SequenceContainer name=\"PBase\" abstract=\"true\"><EntryList/></SequenceContainer>\n")
             << std::string("12:245: error: /M/P: two different APIDs in the restriction criteria: 8 and 7");
+        {
+            // Each level includes the next one twice: 2^20 entries unless refused.
+            std::string levels = packet("P", "<ContainerRefEntry containerRef=\"L0\"/>");
+            for (int i = 0; i < 20; ++i) {
+                const std::string next = i == 19 ? "<ParameterRefEntry parameterRef=\"H\"/><ParameterRefEntry parameterRef=\"H\"/>"
+                                                 : "<ContainerRefEntry containerRef=\"L" + std::to_string(i + 1) + "\"/><ContainerRefEntry containerRef=\"L"
+                        + std::to_string(i + 1) + "\"/>";
+                levels += "<SequenceContainer name=\"L" + std::to_string(i) + "\" abstract=\"true\"><EntryList>" + next + "</EntryList></SequenceContainer>\n";
+            }
+            QTest::newRow("exponential ContainerRefEntry") << minimal("", "", levels)
+                << std::string("32:58: error: /M/L18: the flattened container has more than 100000 entries; refused as absurd");
+        }
+        QTest::newRow("absurd location")
+            << minimal("", "", packet("P", "<ParameterRefEntry parameterRef=\"H\"><LocationInContainerInBits><FixedValue>9223372036854775807</FixedValue></LocationInContainerInBits></ParameterRefEntry>"))
+            << std::string("12:180: error: /M/P: a location of 9223372036854775807 bits is beyond the largest packet");
     }
     void badInput()
     {
@@ -694,6 +709,28 @@ private slots:
             QCOMPARE(d.where.file, std::string("bad.xml"));
         // Lenient changes nothing for errors.
         QVERIFY(!importXtce(text, "bad.xml", { true }).ok());
+    }
+
+    // Truncated and corrupted copies of a real file: errors, never a crash or an exception.
+    void damagedInputNeverCrashes()
+    {
+        const std::string original = readAll(dataPath("xtce/BogusSAT-1.xml"));
+        QVERIFY(!original.empty());
+        const std::string withPacket = bogusSatWithPacket();
+        std::uint32_t seed = 12345;
+        const auto next = [&seed] {
+            seed = seed * 1664525u + 1013904223u;
+            return seed >> 8;
+        };
+        for (int i = 0; i < 60; ++i) {
+            const std::string cut = withPacket.substr(0, next() % withPacket.size());
+            (void)importXtce(cut, "cut.xml", { i % 2 == 0 });
+            std::string flipped = withPacket;
+            for (int k = 0; k < 4; ++k)
+                flipped[next() % flipped.size()] = static_cast<char>(next() & 0x7f);
+            (void)importXtce(flipped, "flipped.xml", { i % 2 == 1 });
+        }
+        QVERIFY(!importXtce(original.substr(0, original.size() / 2), "half.xml").ok());
     }
 
     void unsupportedIsAnErrorUnlessLenient()
