@@ -1720,8 +1720,8 @@ private:
             const xmlNode* ranges = child(child(type, "DefaultAlarm"), "StaticAlarmRanges");
             const xmlNode* yellow = child(ranges, "WarningRange");
             const xmlNode* red = child(ranges, "CriticalRange");
-            const auto bound = [](const xmlNode* range, const char* name, double open) {
-                return parseDouble(attributeOr(range, name)).value_or(open);
+            const auto bound = [](const xmlNode* range, const char* side, double open) {
+                return parseDouble(attributeOr(range, side)).value_or(open);
             };
             numeric->yellowLow = bound(yellow, "minInclusive", -HUGE_VAL);
             numeric->yellowHigh = bound(yellow, "maxInclusive", HUGE_VAL);
