@@ -169,6 +169,10 @@ private:
 
 } // namespace
 
+namespace {
+ImportResult readFile(const std::string& path, const ImportOptions& options);
+} // namespace
+
 ImportResult importXtce(std::string_view xml, std::string_view fileName, const ImportOptions& options)
 {
     ImportResult result;
@@ -198,6 +202,19 @@ ImportResult importXtce(std::string_view xml, std::string_view fileName, const I
 
 ImportResult readXtceFile(const std::string& path, const ImportOptions& options)
 {
+    try {
+        return readFile(path, options);
+    } catch (const std::exception& e) { // e.g. no memory for the text
+        ImportResult result;
+        result.diagnostics.push_back(Diagnostic { Severity::Error, std::string("cannot read the file: ") + e.what(), SourceLocation { path, 0, 0 } });
+        return result;
+    }
+}
+
+namespace {
+
+ImportResult readFile(const std::string& path, const ImportOptions& options)
+{
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         ImportResult result;
@@ -223,6 +240,8 @@ ImportResult readXtceFile(const std::string& path, const ImportOptions& options)
     }
     return importXtce(text, path, options);
 }
+
+} // namespace
 
 bool looksLikeXtce(const std::string& path)
 {
