@@ -379,7 +379,7 @@ private slots:
         QVERIFY(writeBytes(db, bytes));
         run = runTool({ QStringLiteral("export"), db, path(QStringLiteral("newer.out.tdef")) });
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains("created by a newer Telestation: schema 9, this build reads up to 2"),
+        QVERIFY2(run.err.contains("created by a newer Telestation: schema 9, this build reads up to 3"),
             run.err.constData());
         QVERIFY(!QFile::exists(path(QStringLiteral("newer.out.tdef"))));
     }
