@@ -59,6 +59,83 @@ std::optional<double> parseReal(std::string_view text)
 
 namespace {
 
+// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's civil-date arithmetic).
+std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d)
+{
+    y -= m <= 2 ? 1 : 0;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const auto yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+} // namespace
+
+std::optional<double> parseTimeInstant(std::string_view text)
+{
+    if (text == "TAI")
+        return mdb::kEpochTai1958;
+    if (text == "J2000")
+        return mdb::kEpochJ2000;
+    if (text == "UNIX" || text == "POSIX")
+        return mdb::kEpochUnix1970;
+    if (text == "GPS")
+        return mdb::kEpochGps1980;
+    const auto number = [&](std::size_t at, std::size_t length) -> std::optional<int> {
+        if (at + length > text.size())
+            return std::nullopt;
+        int value = 0;
+        for (std::size_t i = at; i < at + length; ++i) {
+            if (text[i] < '0' || text[i] > '9')
+                return std::nullopt;
+            value = value * 10 + (text[i] - '0');
+        }
+        return value;
+    };
+    auto year = number(0, 4);
+    auto month = number(5, 2);
+    auto day = number(8, 2);
+    if (!year || !month || !day || text.size() < 10 || text[4] != '-' || text[7] != '-' || *month < 1 || *month > 12
+        || *day < 1 || *day > 31)
+        return std::nullopt;
+    double seconds = static_cast<double>(daysFromCivil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day))) * 86400.0;
+    std::string_view rest = text.substr(10);
+    if (!rest.empty() && rest.front() == 'T') {
+        auto hour = number(11, 2);
+        auto minute = number(14, 2);
+        auto second = number(17, 2);
+        if (!hour || !minute || !second || text.size() < 19 || text[13] != ':' || text[16] != ':')
+            return std::nullopt;
+        seconds += *hour * 3600.0 + *minute * 60.0 + *second;
+        rest = text.substr(19);
+        if (!rest.empty() && rest.front() == '.') {
+            std::size_t digits = 1;
+            while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
+                ++digits;
+            auto fraction = parseReal(std::string("0") + std::string(rest.substr(0, digits)));
+            if (!fraction)
+                return std::nullopt;
+            seconds += *fraction;
+            rest.remove_prefix(digits);
+        }
+    }
+    if (rest == "Z" || rest.empty())
+        return seconds;
+    if (rest.size() == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':') {
+        const std::size_t at = text.size() - 6;
+        auto hours = number(at + 1, 2);
+        auto minutes = number(at + 4, 2);
+        if (!hours || !minutes)
+            return std::nullopt;
+        const double shift = *hours * 3600.0 + *minutes * 60.0;
+        return rest[0] == '+' ? seconds - shift : seconds + shift;
+    }
+    return std::nullopt;
+}
+
+namespace {
+
 // "0" when absent; nullopt when present but not a positive integer that fits.
 std::optional<std::uint64_t> positiveAttribute(const XmlElement& e, std::string_view name, std::uint64_t fallback)
 {
@@ -329,9 +406,39 @@ Encoding EncodingReader::string(const XmlElement& e)
             out.size.leadingSizeBits = *bits;
             return out;
         }
-        return failed(variable, "a Variable string size other than TerminationChar or LeadingSize is not supported");
+        if (const XmlElement dynamic = variable.child("DynamicValue")) {
+            // The size in bits comes from another parameter.
+            if (!readDynamicSize(dynamic, out))
+                return Encoding {};
+            return out;
+        }
+        return failed(variable, "a Variable string size other than TerminationChar, LeadingSize or DynamicValue is not supported");
     }
     return failed(e, "StringDataEncoding without SizeInBits or Variable", true);
+}
+
+bool EncodingReader::readDynamicSize(const XmlElement& dynamic, Encoding& out)
+{
+    const XmlElement ref = dynamic.child("ParameterInstanceRef");
+    if (!ref || !ref.attribute("parameterRef")) {
+        m_report.error(dynamic, m_typePath, "DynamicValue without ParameterInstanceRef parameterRef");
+        return false;
+    }
+    out.size.kind = SizeKind::FromParameter;
+    out.sizeFrom = SizeReference { ref.attributeOr("parameterRef", ""), ref, &m_system };
+    if (const XmlElement adjustment = dynamic.child("LinearAdjustment")) {
+        if (!adjustment.attribute("slope"))
+            m_report.warning(adjustment, m_typePath, "LinearAdjustment without slope; taken as 1");
+        auto slope = parseReal(adjustment.attributeOr("slope", "1"));
+        auto intercept = parseReal(adjustment.attributeOr("intercept", "0"));
+        if (!slope || !intercept) {
+            m_report.error(adjustment, m_typePath, "LinearAdjustment slope and intercept must be numbers");
+            return false;
+        }
+        out.size.sizeSlope = *slope;
+        out.size.sizeIntercept = *intercept;
+    }
+    return true;
 }
 
 Encoding EncodingReader::binary(const XmlElement& e)
@@ -363,21 +470,8 @@ Encoding EncodingReader::binary(const XmlElement& e)
     if (transformed)
         return failed(e.child("FromBinaryTransformAlgorithm"), "FromBinaryTransformAlgorithm is not supported");
     if (const XmlElement dynamic = sizeInBits.child("DynamicValue")) {
-        const XmlElement ref = dynamic.child("ParameterInstanceRef");
-        if (!ref || !ref.attribute("parameterRef"))
-            return failed(dynamic, "DynamicValue without ParameterInstanceRef parameterRef", true);
-        out.size.kind = SizeKind::FromParameter;
-        out.sizeFrom = SizeReference { ref.attributeOr("parameterRef", ""), ref, &m_system };
-        if (const XmlElement adjustment = dynamic.child("LinearAdjustment")) {
-            if (!adjustment.attribute("slope"))
-                m_report.warning(adjustment, m_typePath, "LinearAdjustment without slope; taken as 1");
-            auto slope = parseReal(adjustment.attributeOr("slope", "1"));
-            auto intercept = parseReal(adjustment.attributeOr("intercept", "0"));
-            if (!slope || !intercept)
-                return failed(adjustment, "LinearAdjustment slope and intercept must be numbers", true);
-            out.size.sizeSlope = *slope;
-            out.size.sizeIntercept = *intercept;
-        }
+        if (!readDynamicSize(dynamic, out))
+            return Encoding {};
         return out;
     }
     return failed(sizeInBits, "a binary size other than FixedValue or DynamicValue is not supported");

@@ -49,6 +49,8 @@ private:
     // False after reporting when the byte order cannot be expressed.
     [[nodiscard]] bool byteOrder(const XmlElement& e, std::uint32_t bits, Encoding& out);
     [[nodiscard]] bool bitOrder(const XmlElement& e);
+    // DynamicValue (ParameterInstanceRef + LinearAdjustment): SizeKind::FromParameter.
+    [[nodiscard]] bool readDynamicSize(const XmlElement& dynamic, Encoding& out);
     [[nodiscard]] Encoding unsupported(const XmlElement& at, std::uint32_t bits, std::string_view why);
     [[nodiscard]] static Encoding placeOnly(std::uint32_t bits); // already reported
     [[nodiscard]] Encoding failed(const XmlElement& at, std::string_view why, bool isError = false);
@@ -61,5 +63,8 @@ private:
 // Parses an XTCE integer (decimal, or 0x.. hexadecimal); nullopt when it is not one.
 [[nodiscard]] std::optional<std::int64_t> parseInteger(std::string_view text);
 [[nodiscard]] std::optional<double> parseReal(std::string_view text);
+// An XTCE time as seconds since 1970-01-01 UTC: TAI, J2000, UNIX/POSIX, GPS (their epochs) or an
+// xs:date / xs:dateTime (UTC unless it has an offset).
+[[nodiscard]] std::optional<double> parseTimeInstant(std::string_view text);
 
 } // namespace telestation::xtce

@@ -106,7 +106,17 @@ Terms termsOf(const Comparison& c, const ScalarType& s, const std::string& param
         return out;
     }
     if (c.useCalibratedValue && std::holds_alternative<mdb::TimeCalibrator>(s.calibrator)) {
-        out.why = "a comparison on the calibrated value of the time " + parameterPath + " is not supported";
+        // The calibrated value of a time: an xs:dateTime (or an epoch name), or seconds since 1970.
+        auto instant = parseReal(c.value);
+        if (!instant)
+            instant = parseTimeInstant(c.value);
+        if (!instant) {
+            out.why = "comparison value '" + c.value + "' for the time " + parameterPath + " is neither a date and time nor a number of seconds";
+            out.isError = true;
+            return out;
+        }
+        out.calibrated = true;
+        out.terms = { { c.op, *instant } };
         return out;
     }
     if (c.useCalibratedValue && !std::holds_alternative<std::monostate>(s.calibrator) && enumeration == nullptr)

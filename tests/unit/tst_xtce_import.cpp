@@ -625,6 +625,37 @@ private slots:
         QCOMPARE(p.length, offset / 8);
     }
 
+    // A string sized by a parameter (XTCE 1.2 Variable/DynamicValue) and conditions on a time.
+    void variableStringAndTimeConditions()
+    {
+        const std::string text = minimal(
+            "<StringParameterType name=\"S\"><StringDataEncoding><Variable maxSizeInBits=\"320\"><DynamicValue>"
+            "<ParameterInstanceRef parameterRef=\"N\"/><LinearAdjustment slope=\"8\"/></DynamicValue></Variable>"
+            "</StringDataEncoding></StringParameterType>\n"
+            "<AbsoluteTimeParameterType name=\"T\"><Encoding scale=\"0.001\" units=\"seconds\"><IntegerDataEncoding sizeInBits=\"32\"/></Encoding>"
+            "<ReferenceTime><Epoch>2000-01-01T00:00:00Z</Epoch></ReferenceTime></AbsoluteTimeParameterType>\n"
+            "<IntegerParameterType name=\"U8\"><IntegerDataEncoding sizeInBits=\"8\"/></IntegerParameterType>\n",
+            "<Parameter name=\"N\" parameterTypeRef=\"U8\"/>\n<Parameter name=\"TEXT\" parameterTypeRef=\"S\"/>\n"
+            "<Parameter name=\"TIME\" parameterTypeRef=\"T\"/>\n<Parameter name=\"X\" parameterTypeRef=\"U8\"/>\n"
+            "<Parameter name=\"Y\" parameterTypeRef=\"U8\"/>\n",
+            packet("P", "<ParameterRefEntry parameterRef=\"N\"/><ParameterRefEntry parameterRef=\"TEXT\"/><ParameterRefEntry parameterRef=\"TIME\"/>"
+                        "<ParameterRefEntry parameterRef=\"X\"><IncludeCondition><Comparison parameterRef=\"TIME\" comparisonOperator=\"&gt;\" "
+                        "value=\"2020-01-01T00:00:00Z\"/></IncludeCondition></ParameterRefEntry>"
+                        "<ParameterRefEntry parameterRef=\"Y\"><IncludeCondition><Comparison parameterRef=\"TIME\" comparisonOperator=\"&lt;\" "
+                        "value=\"5\"/></IncludeCondition></ParameterRefEntry>"));
+        const auto result = importXtce(text, "v.xml");
+        QVERIFY2(result.ok(), joined(result.diagnostics).c_str());
+        const PacketDef& p = result.database.packets.front();
+        const ParameterDef* s = findParameter(p, "TEXT");
+        QCOMPARE(s->type, DataType::String);
+        QCOMPARE(s->size, (FieldSize { SizeKind::FromParameter, "N", 8, 0, 0, 0, 40 }));
+        const ParameterDef* t = findParameter(p, "TIME");
+        QCOMPARE(t->placement, Placement::AfterPrevious);
+        QCOMPARE(std::get<TimeCalibrator>(t->calibrator), (TimeCalibrator { 946684800.0, 0.001, 0.0 }));
+        QCOMPARE(findParameter(p, "X")->includeWhen, (std::vector<Condition> { { "TIME", CompareOp::Greater, 1577836800.0, true } }));
+        QCOMPARE(findParameter(p, "Y")->includeWhen, (std::vector<Condition> { { "TIME", CompareOp::Less, 5.0, true } }));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<std::string>("text");
