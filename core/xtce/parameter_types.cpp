@@ -47,6 +47,12 @@ std::optional<double> secondsPerUnit(std::string_view units)
     return std::nullopt;
 }
 
+std::string withArticle(std::string_view word)
+{
+    const bool vowel = !word.empty() && std::string_view("AEIOU").find(word.front()) != std::string_view::npos;
+    return (vowel ? "an " : "a ") + std::string(word);
+}
+
 std::int64_t largestCode(std::uint32_t bits)
 {
     return bits >= 63 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t { 1 } << bits) - 1;
@@ -172,7 +178,7 @@ std::shared_ptr<const FieldType> TypeConverter::scalar(const Definition& type)
         fits = encodingKind == "BinaryDataEncoding";
     if (!fits) {
         m_report.unsupported(encodingElement, type.path,
-            "a " + std::string(kind) + " with " + std::string(encodingKind) + " is not supported");
+            withArticle(kind) + " with " + std::string(encodingKind) + " is not supported");
         if (!out.fixedSize())
             return nullptr;
         out.imported = false;
@@ -205,7 +211,7 @@ void TypeConverter::readCalibrators(const Definition& type, const XmlElement& en
     const bool calibrated = !std::holds_alternative<std::monostate>(out.calibrator) || !out.contexts.empty();
     if (calibrated && kind != "IntegerParameterType" && kind != "FloatParameterType") {
         m_report.unsupported(encoding, type.path,
-            "a calibrator on a " + std::string(kind) + " is not supported; the calibrator is not imported");
+            "a calibrator on " + withArticle(kind) + " is not supported; the calibrator is not imported");
         out.calibrator = std::monostate {};
         out.contexts.clear();
     }
