@@ -5,6 +5,7 @@
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/mdb/validate.hpp"
+#include "core/xtce/xtce_export.hpp"
 #include "core/xtce/xtce_import.hpp"
 #include "telestation_version.hpp"
 
@@ -35,7 +36,9 @@ constexpr std::string_view kUsage
       "                            database. On any error nothing is written; an existing OUT.mdb is\n"
       "                            replaced whole. With --lenient, XTCE constructs that Telestation does not\n"
       "                            support are listed as not imported instead of being errors.\n"
-      "  export IN.mdb OUT.tdef    Write a mission database as canonical text; OUT '-' is standard output.\n"
+      "  export [--format tdef|xtce] IN OUT\n"
+      "                            Write a mission database (any form) as canonical text (tdef, the default)\n"
+      "                            or as XTCE 1.2 (docs/xtce.md); OUT '-' is standard output.\n"
       "  check FILE [--lenient]    Load and validate a .mdb, .tdef or XTCE file (told apart by content) and\n"
       "                            print its errors and warnings.\n"
       "  summary FILE [--lenient]  Print the mission, its counts and one line per packet.\n"
@@ -202,21 +205,22 @@ int runImport(const std::string& in, const std::string& out, bool lenient)
     return save(imported.database, out);
 }
 
-int runExport(const std::string& in, const std::string& out)
+int runExport(const std::string& in, const std::string& out, bool asXtce)
 {
     Loaded loaded = loadAny(in, false, false);
     print(loaded.diagnostics);
     if (!loaded.database)
         return kExitFailed;
     if (out == "-") {
-        std::cout << writeText(*loaded.database) << std::flush;
+        std::cout << (asXtce ? xtce::writeXtce(*loaded.database) : writeText(*loaded.database)) << std::flush;
         if (!std::cout) {
             std::cerr << "telestation-mdb: cannot write to standard output\n";
             return kExitFailed;
         }
         return kExitOk;
     }
-    if (auto written = writeTextFile(*loaded.database, out); !written) {
+    const auto written = asXtce ? xtce::writeXtceFile(*loaded.database, out) : writeTextFile(*loaded.database, out);
+    if (!written) {
         print({ errorDiagnostic(written.error()) });
         return kExitFailed;
     }
@@ -254,7 +258,7 @@ struct Command {
 
 constexpr Command kCommands[] = {
     { "import", 2, "import IN OUT.mdb [--lenient]", true },
-    { "export", 2, "export IN.mdb OUT.tdef|-", false },
+    { "export", 2, "export [--format tdef|xtce] IN OUT|-", false },
     { "check", 1, "check FILE [--lenient]", true },
     { "summary", 1, "summary FILE [--lenient]", true },
 };
@@ -288,9 +292,17 @@ int run(const std::vector<std::string>& args)
 
     std::vector<std::string> operands;
     bool lenient = false;
+    std::string format = "tdef"; // export: --format tdef|xtce
     for (auto it = args.begin() + 1; it != args.end(); ++it) {
         if (*it == "--lenient" && command->lenientOption)
             lenient = true;
+        else if (first == "export" && (*it == "--format" || it->starts_with("--format="))) {
+            if (*it == "--format" && it + 1 == args.end())
+                return usageError("--format needs a value: tdef or xtce");
+            format = *it == "--format" ? *++it : it->substr(9);
+            if (format != "tdef" && format != "xtce")
+                return usageError("unknown export format '" + format + "' (tdef or xtce)");
+        }
         else
             operands.push_back(*it);
     }
@@ -312,7 +324,7 @@ int run(const std::vector<std::string>& args)
         return runImport(operands[0], operands[1], lenient);
     }
     if (first == "export")
-        return runExport(operands[0], operands[1]);
+        return runExport(operands[0], operands[1], format == "xtce");
     if (first == "check")
         return runCheck(operands[0], lenient);
     return runSummary(operands[0], lenient);
