@@ -74,9 +74,10 @@ std::string real(double v)
 
 std::optional<double> parseDouble(std::string_view text)
 {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n' || text.front() == '\r'))
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!text.empty() && blank(text.front()))
         text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n' || text.back() == '\r'))
+    while (!text.empty() && blank(text.back()))
         text.remove_suffix(1);
     if (!text.empty() && text.front() == '+')
         text.remove_prefix(1);
@@ -415,7 +416,8 @@ EpochText epochText(double epoch)
     if (fraction == 0 && base == epoch)
         return { text + "Z", true };
     for (int digits = 1; digits <= 20; ++digits) {
-        const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), fraction, std::chars_format::fixed, digits);
+        const auto result
+            = std::to_chars(buffer.data(), buffer.data() + buffer.size(), fraction, std::chars_format::fixed, digits);
         const std::string candidate(buffer.data(), result.ptr);
         if (!candidate.starts_with("0."))
             break;
@@ -487,7 +489,9 @@ bool coversPrimaryHeader(const mdb::PacketDef& packet)
     for (const auto& p : packet.parameters) {
         if (p.placement != mdb::Placement::Absolute || !p.fixedSize() || !p.includeWhen.empty())
             continue;
-        for (std::uint64_t bit = p.bitOffset; bit < std::uint64_t { p.bitOffset } + p.bitLength && bit < kPrimaryHeaderBits; ++bit)
+        const std::uint64_t end
+            = std::min<std::uint64_t>(std::uint64_t { p.bitOffset } + p.bitLength, kPrimaryHeaderBits);
+        for (std::uint64_t bit = p.bitOffset; bit < end; ++bit)
             covered[bit] = true;
     }
     return std::all_of(covered.begin(), covered.end(), [](bool b) { return b; });
@@ -570,8 +574,8 @@ std::string lengthText(const mdb::PacketDef& p)
 
 std::string cucText(const mdb::CucLayout& cuc)
 {
-    return "CUC " + std::to_string(cuc.coarseBytes) + " " + std::to_string(cuc.fineBytes) + (cuc.hasPField ? " PFIELD" : "")
-        + " EPOCH " + std::string(epochKeyword(cuc.epoch));
+    return "CUC " + std::to_string(cuc.coarseBytes) + " " + std::to_string(cuc.fineBytes)
+        + (cuc.hasPField ? " PFIELD" : "") + " EPOCH " + std::string(epochKeyword(cuc.epoch));
 }
 
 std::optional<mdb::CucLayout> parseCucText(std::string_view text)
@@ -707,20 +711,24 @@ private:
                 at += 8;
             }
             HiddenField time = hidden(p, "CUC_TIME", "secondaryHeader",
-                "CUC time of the secondary header: coarse seconds and binary fraction", at, 8u * (cuc.coarseBytes + cuc.fineBytes));
+                "CUC time of the secondary header: coarse seconds and binary fraction", at,
+                8u * (cuc.coarseBytes + cuc.fineBytes));
             time.cucTime = cuc;
             p.leading.push_back(std::move(time));
         }
-        p.restriction.push_back(RestrictionTerm { fieldFor(p, 5, 11, "APID", "APID of the packet type"), CompareOp::Equal, packet.apid });
-        if (packet.secondaryId)
+        p.restriction.push_back(
+            RestrictionTerm { fieldFor(p, 5, 11, "APID", "APID of the packet type"), CompareOp::Equal, packet.apid });
+        if (const auto& id = packet.secondaryId)
             p.restriction.push_back(RestrictionTerm {
-                fieldFor(p, packet.secondaryId->bitOffset, packet.secondaryId->bitLength, "SECONDARY_ID", "Secondary id of the packet type"),
-                CompareOp::Equal, packet.secondaryId->value });
-        for (const auto& c : packet.criteria)
-            p.restriction.push_back(RestrictionTerm {
-                fieldFor(p, c.bitOffset, c.bitLength, "criterion" + std::to_string(m_criterionCount + 1), "A field a criterion of the packet type tests"),
-                c.op, c.value });
-        m_criterionCount = 0;
+                fieldFor(p, id->bitOffset, id->bitLength, "SECONDARY_ID", "Secondary id of the packet type"),
+                CompareOp::Equal, id->value });
+        for (std::size_t k = 0; k < packet.criteria.size(); ++k) {
+            const mdb::FieldCriterion& c = packet.criteria[k];
+            const std::string suffix = "criterion" + std::to_string(k + 1);
+            const std::string field
+                = fieldFor(p, c.bitOffset, c.bitLength, suffix, "A field a criterion of the packet type tests");
+            p.restriction.push_back(RestrictionTerm { field, c.op, c.value });
+        }
     }
 
     // The parameter whose raw value is the unsigned integer in those bits: a primary header field, a
@@ -734,15 +742,14 @@ private:
                     return std::string(field.name);
         for (const auto& q : p.parameters) {
             const mdb::ParameterDef& d = *q.def;
-            if (d.placement == mdb::Placement::Absolute && d.fixedSize() && d.includeWhen.empty() && d.type == DataType::UnsignedInt
-                && d.bitOffset == bitOffset && d.bitLength == bitLength
+            if (d.placement == mdb::Placement::Absolute && d.fixedSize() && d.includeWhen.empty()
+                && d.type == DataType::UnsignedInt && d.bitOffset == bitOffset && d.bitLength == bitLength
                 && (d.bitLength <= 8 || mdb::effectiveByteOrder(*p.def, d) == ByteOrder::BigEndian))
                 return q.name;
         }
         for (const auto& f : p.trailing)
             if (f.bitOffset == bitOffset && f.bitLength == bitLength)
                 return f.name;
-        ++m_criterionCount;
         p.trailing.push_back(hidden(p, suffix, "criterion", description, bitOffset, bitLength));
         return p.trailing.back().name;
     }
@@ -786,8 +793,10 @@ private:
 
     void comparison(const std::string& parameterRef, bool calibrated, CompareOp op, const std::string& value)
     {
-        m_w.leaf("Comparison", { { "parameterRef", parameterRef }, { "useCalibratedValue", calibrated ? "true" : "false" },
-                                   { "comparisonOperator", std::string(opText(op)) }, { "value", value } });
+        m_w.leaf("Comparison", { { "parameterRef", parameterRef },
+                                   { "useCalibratedValue", calibrated ? "true" : "false" },
+                                   { "comparisonOperator", std::string(opText(op)) },
+                                   { "value", value } });
     }
 
     void conditions(const PacketPlan& p, const std::vector<mdb::Condition>& when)
@@ -1021,7 +1030,8 @@ private:
 
     void unsignedType(const std::string& name, std::uint32_t bits)
     {
-        m_w.open("IntegerParameterType", { { "name", name }, { "signed", "false" }, { "sizeInBits", bits <= 32 ? "32" : "64" } });
+        m_w.open("IntegerParameterType",
+            { { "name", name }, { "signed", "false" }, { "sizeInBits", bits <= 32 ? "32" : "64" } });
         m_w.leaf("IntegerDataEncoding", { { "encoding", "unsigned" }, { "sizeInBits", std::to_string(bits) } });
         m_w.close();
     }
@@ -1051,20 +1061,23 @@ private:
         const TypeKind kind = typeKindOf(d);
         switch (kind) {
         case TypeKind::Integer:
-            m_w.open("IntegerParameterType", { { "name", q.typeName }, { "signed", d.type == DataType::UnsignedInt ? "false" : "true" },
+            m_w.open("IntegerParameterType", { { "name", q.typeName },
+                                                { "signed", d.type == DataType::UnsignedInt ? "false" : "true" },
                                                 { "sizeInBits", d.bitLength <= 32 ? "32" : "64" } });
             unitSet(d.units);
             numericEncoding(p, d, true);
             numericAlarm(d.limits);
             m_w.close();
             return;
-        case TypeKind::Float:
-            m_w.open("FloatParameterType", { { "name", q.typeName }, { "sizeInBits", d.type == DataType::Float && d.bitLength == 32 ? "32" : "64" } });
+        case TypeKind::Float: {
+            const bool single = d.type == DataType::Float && d.bitLength == 32;
+            m_w.open("FloatParameterType", { { "name", q.typeName }, { "sizeInBits", single ? "32" : "64" } });
             unitSet(d.units);
             numericEncoding(p, d, true);
             numericAlarm(d.limits);
             m_w.close();
             return;
+        }
         case TypeKind::Enumerated: {
             m_w.open("EnumeratedParameterType", { { "name", q.typeName } });
             unitSet(d.units);
@@ -1121,7 +1134,8 @@ private:
         m_w.open("ParameterSet");
         if (m_needsHeaderBase)
             for (const auto& field : kPrimaryHeader) {
-                m_w.open("Parameter", { { "name", std::string(field.name) }, { "parameterTypeRef", std::string(field.name) + "_Type" },
+                m_w.open("Parameter", { { "name", std::string(field.name) },
+                                          { "parameterTypeRef", std::string(field.name) + "_Type" },
                                           { "shortDescription", std::string(field.description) } });
                 ancillarySet({ { anc::kRole, "header" } });
                 m_w.close();
@@ -1139,7 +1153,8 @@ private:
 
     void hiddenParameter(const HiddenField& f)
     {
-        m_w.open("Parameter", { { "name", f.name }, { "parameterTypeRef", f.typeName }, { "shortDescription", std::string(f.description) } });
+        m_w.open("Parameter", { { "name", f.name }, { "parameterTypeRef", f.typeName },
+                                  { "shortDescription", std::string(f.description) } });
         ancillarySet({ { anc::kRole, std::string(f.role) } });
         m_w.close();
     }
@@ -1195,7 +1210,8 @@ private:
 
     void location(bool fromStart, std::uint64_t bits)
     {
-        m_w.open("LocationInContainerInBits", { { "referenceLocation", fromStart ? "containerStart" : "previousEntry" } });
+        m_w.open("LocationInContainerInBits",
+            { { "referenceLocation", fromStart ? "containerStart" : "previousEntry" } });
         m_w.textElement("FixedValue", std::to_string(bits));
         m_w.close();
     }
@@ -1223,8 +1239,9 @@ private:
             m_w.close();
         }
         if (m_needsBareBase) {
-            m_w.open("SequenceContainer", { { "name", std::string(kBareBase) }, { "abstract", "true" },
-                                              { "shortDescription", "CCSDS space packet whose packet types describe the primary header themselves" } });
+            m_w.open("SequenceContainer",
+                { { "name", std::string(kBareBase) }, { "abstract", "true" },
+                    { "shortDescription", "CCSDS space packet whose types describe the primary header themselves" } });
             m_w.leaf("EntryList");
             m_w.close();
         }
@@ -1294,7 +1311,6 @@ private:
     NameRegistry m_containerNames;
     bool m_needsHeaderBase = false;
     bool m_needsBareBase = false;
-    std::size_t m_criterionCount = 0;
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -1507,7 +1523,8 @@ private:
                 restored = packet.parameters[i].name == modelName(*visible[i]);
             if (!restored)
                 warn("packet " + packet.name + ": the imported parameters (" + std::to_string(packet.parameters.size())
-                    + ") do not match the " + std::to_string(entries.size()) + " entries the document lays out; not restored");
+                    + ") do not match the " + std::to_string(entries.size())
+                    + " entries the document lays out; not restored");
             return;
         }
 
@@ -1541,12 +1558,14 @@ private:
         packet.path = findIn(ancillary, anc::kPath).value_or("");
         packet.description = attributeOr(container, "shortDescription");
         packet.longDescription = content(child(container, "LongDescription"));
-        packet.byteOrder = findIn(ancillary, anc::kByteOrder) == "LITTLE_ENDIAN" ? ByteOrder::LittleEndian : ByteOrder::BigEndian;
+        const bool little = findIn(ancillary, anc::kByteOrder) == "LITTLE_ENDIAN";
+        packet.byteOrder = little ? ByteOrder::LittleEndian : ByteOrder::BigEndian;
         packet.secondaryHeader.reset();
         if (auto cuc = findIn(ancillary, anc::kSecondaryHeader)) {
             packet.secondaryHeader = parseCucText(*cuc);
             if (!packet.secondaryHeader)
-                warn("packet " + packet.name + ": unreadable " + std::string(anc::kSecondaryHeader) + " '" + *cuc + "'");
+                warn("packet " + packet.name + ": unreadable " + std::string(anc::kSecondaryHeader) + " '" + *cuc
+                    + "'");
         }
         if (auto length = findIn(ancillary, anc::kLength)) {
             std::string_view text = *length;
@@ -1554,7 +1573,8 @@ private:
                 text.remove_prefix(9);
                 const std::size_t blank = text.find(' ');
                 auto minimum = parseUnsigned<std::uint32_t>(text.substr(0, blank));
-                auto maximum = blank == std::string_view::npos ? std::nullopt : parseUnsigned<std::uint32_t>(text.substr(blank + 1));
+                auto maximum = blank == std::string_view::npos ? std::nullopt
+                                                               : parseUnsigned<std::uint32_t>(text.substr(blank + 1));
                 if (minimum && maximum) {
                     packet.variableLength = true;
                     packet.length = *minimum;
@@ -1580,7 +1600,8 @@ private:
             auto value = parseUnsigned<std::uint64_t>(attributeOr(comparisons[k], "value"));
             auto op = parseOp(attributeOr(comparisons[k], "comparisonOperator", "=="));
             if (field == rawByName.end() || !value || !op) {
-                warn("packet " + packet.name + ": restriction criterion " + std::to_string(k + 1) + " is not one Telestation wrote");
+                warn("packet " + packet.name + ": restriction criterion " + std::to_string(k + 1)
+                    + " is not one Telestation wrote");
                 continue;
             }
             const mdb::ParameterDef& f = *field->second;
@@ -1730,7 +1751,8 @@ private:
         }
         if (auto* states = std::get_if<mdb::StateLimits>(&p.limits)) {
             states->expectedStates.clear();
-            for (const xmlNode* alarm : children(child(child(type, "DefaultAlarm"), "EnumerationAlarmList"), "EnumerationAlarm"))
+            const xmlNode* list = child(child(type, "DefaultAlarm"), "EnumerationAlarmList");
+            for (const xmlNode* alarm : children(list, "EnumerationAlarm"))
                 if (attributeOr(alarm, "alarmLevel") == "normal")
                     states->expectedStates.push_back(attributeOr(alarm, "enumerationLabel"));
         }
