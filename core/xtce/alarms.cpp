@@ -99,7 +99,8 @@ std::optional<mdb::StateLimits> AlarmReader::enumeration(
             const bool known = std::any_of(
                 states.states.begin(), states.states.end(), [&](const mdb::State& s) { return s.text == *label; });
             if (!known)
-                m_report.warning(alarm, m_typePath, "EnumerationAlarm names '" + *label + "', which is not a label of the enumeration; ignored");
+                m_report.warning(alarm, m_typePath,
+                    "EnumerationAlarm names '" + *label + "', which is not a label of the enumeration; ignored");
             levels.emplace_back(*label, alarm.attributeOr("alarmLevel", "normal") == "normal");
         }
     }
@@ -109,7 +110,8 @@ std::optional<mdb::StateLimits> AlarmReader::enumeration(
         for (const auto& [label, isNormal] : levels)
             if (label == state.text)
                 normal = isNormal;
-        if (normal && std::find(limits.expectedStates.begin(), limits.expectedStates.end(), state.text)
+        if (normal
+            && std::find(limits.expectedStates.begin(), limits.expectedStates.end(), state.text)
                 == limits.expectedStates.end())
             limits.expectedStates.push_back(state.text);
     }

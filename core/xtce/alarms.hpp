@@ -15,7 +15,10 @@ namespace telestation::xtce {
 
 class AlarmReader {
 public:
-    AlarmReader(std::string_view typePath, ImportReport& report) : m_typePath(typePath), m_report(report) {}
+    AlarmReader(std::string_view typePath, ImportReport& report)
+        : m_typePath(typePath)
+        , m_report(report)
+    { }
 
     // nullopt: no limits (nothing usable, or reported as unsupported).
     [[nodiscard]] std::optional<mdb::NumericLimits> numeric(const XmlElement& defaultAlarm);

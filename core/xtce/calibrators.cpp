@@ -68,7 +68,8 @@ std::optional<mdb::Calibrator> CalibratorReader::spline(const XmlElement& e)
 {
     const std::string order = e.attributeOr("order", "1");
     if (parseInteger(order) != 1) {
-        m_report.unsupported(e, m_typePath, "a SplineCalibrator of order " + order + " is not supported (order 1 only)");
+        m_report.unsupported(
+            e, m_typePath, "a SplineCalibrator of order " + order + " is not supported (order 1 only)");
         return std::nullopt;
     }
     mdb::PointPairCalibrator table;

@@ -17,9 +17,10 @@ namespace telestation::xtce {
 class CalibratorReader {
 public:
     CalibratorReader(const SpaceSystemNode& system, std::string_view typePath, ImportReport& report)
-        : m_system(system), m_typePath(typePath), m_report(report)
-    {
-    }
+        : m_system(system)
+        , m_typePath(typePath)
+        , m_report(report)
+    { }
 
     // `holder` is a DefaultCalibrator or a context's Calibrator. nullopt after reporting when the
     // calibrator cannot be expressed.

@@ -8,8 +8,8 @@ namespace telestation::xtce {
 
 namespace {
 
-constexpr std::size_t kMaxNesting = 64;          // containers included in one another
-constexpr std::size_t kMaxEntries = 100000;      // entries of one flattened container
+constexpr std::size_t kMaxNesting = 64; // containers included in one another
+constexpr std::size_t kMaxEntries = 100000; // entries of one flattened container
 constexpr std::int64_t kMaxLocationBits = 65542 * 8;
 
 std::string cycleText(const std::vector<std::string>& paths, const std::string& again)
@@ -33,7 +33,8 @@ std::optional<std::vector<Definition>> ContainerFlattener::chainOf(const Definit
     Definition at = container;
     while (const XmlElement base = at.element.child("BaseContainer")) {
         if (chain.size() > kMaxNesting) {
-            m_report.error(base, at.path, "an inheritance chain longer than " + std::to_string(kMaxNesting) + "; refused as absurd");
+            m_report.error(base, at.path,
+                "an inheritance chain longer than " + std::to_string(kMaxNesting) + "; refused as absurd");
             return std::nullopt;
         }
         const std::string ref = base.attributeOr("containerRef", "");
@@ -88,7 +89,8 @@ bool ContainerFlattener::appendContainer(
     }
     for (const auto& link : *chain) {
         if (std::find(expanding.begin(), expanding.end(), link.path) != expanding.end()) {
-            m_report.error(link.element, link.path, "cycle through ContainerRefEntry: " + cycleText(expanding, link.path));
+            m_report.error(
+                link.element, link.path, "cycle through ContainerRefEntry: " + cycleText(expanding, link.path));
             return false;
         }
     }
@@ -96,7 +98,8 @@ bool ContainerFlattener::appendContainer(
         for (const auto& child : link.element.children()) {
             const auto name = child.localName();
             if (name == "BinaryEncoding") {
-                m_report.unsupported(child, link.path, "a container BinaryEncoding (a fixed container size) is not supported");
+                m_report.unsupported(
+                    child, link.path, "a container BinaryEncoding (a fixed container size) is not supported");
                 return false;
             }
         }
@@ -108,7 +111,8 @@ bool ContainerFlattener::appendContainer(
             }
             if (out.entries.size() > kMaxEntries) {
                 m_report.error(entry, link.path,
-                    "the flattened container has more than " + std::to_string(kMaxEntries) + " entries; refused as absurd");
+                    "the flattened container has more than " + std::to_string(kMaxEntries)
+                        + " entries; refused as absurd");
                 expanding.pop_back();
                 return false;
             }
@@ -125,13 +129,15 @@ bool ContainerFlattener::readEntryDetails(const Definition& owner, const XmlElem
         if (name == "LocationInContainerInBits") {
             const std::string reference = child.attributeOr("referenceLocation", "previousEntry");
             if (reference != "previousEntry" && reference != "containerStart") {
-                m_report.unsupported(child, owner.path, "LocationInContainerInBits referenceLocation '" + reference
+                m_report.unsupported(child, owner.path,
+                    "LocationInContainerInBits referenceLocation '" + reference
                         + "' is not supported (only containerStart and previousEntry)");
                 return false;
             }
             const XmlElement value = child.child("FixedValue");
             if (!value) {
-                m_report.unsupported(child, owner.path, "a LocationInContainerInBits that is not a FixedValue is not supported");
+                m_report.unsupported(
+                    child, owner.path, "a LocationInContainerInBits that is not a FixedValue is not supported");
                 return false;
             }
             auto bits = parseInteger(value.text());
@@ -140,7 +146,8 @@ bool ContainerFlattener::readEntryDetails(const Definition& owner, const XmlElem
                 return false;
             }
             if (*bits > kMaxLocationBits || *bits < -kMaxLocationBits) {
-                m_report.error(value, owner.path, "a location of " + value.text() + " bits is beyond the largest packet");
+                m_report.error(
+                    value, owner.path, "a location of " + value.text() + " bits is beyond the largest packet");
                 return false;
             }
             out.location = EntryLocation { reference == "containerStart", *bits };
@@ -155,7 +162,8 @@ bool ContainerFlattener::readEntryDetails(const Definition& owner, const XmlElem
         } else if (name == "TimeAssociation" || name == "AncillaryDataSet") {
             continue;
         } else {
-            m_report.unsupported(child, owner.path, std::string(name) + " in " + std::string(entry.localName()) + " is not supported");
+            m_report.unsupported(
+                child, owner.path, std::string(name) + " in " + std::string(entry.localName()) + " is not supported");
             return false;
         }
     }

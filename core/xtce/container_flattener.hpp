@@ -26,8 +26,8 @@ struct EntryLocation {
 struct LayoutEntry {
     enum class Kind { Parameter, BeginContainer, EndContainer };
     Kind kind = Kind::Parameter;
-    Definition parameter;  // Parameter: the Parameter element
-    XmlElement at;         // the ParameterRefEntry or ContainerRefEntry
+    Definition parameter; // Parameter: the Parameter element
+    XmlElement at; // the ParameterRefEntry or ContainerRefEntry
     std::string ownerPath; // the container whose EntryList holds the entry
     std::optional<EntryLocation> location;
     std::vector<Comparison> includeWhen; // this entry's own IncludeCondition
@@ -35,13 +35,16 @@ struct LayoutEntry {
 
 struct ContainerLayout {
     std::vector<LayoutEntry> entries;
-    std::vector<Comparison> criteria;  // every RestrictionCriteria of the inheritance chain
-    std::vector<Definition> chain;     // the inheritance chain, root first, the container last
+    std::vector<Comparison> criteria; // every RestrictionCriteria of the inheritance chain
+    std::vector<Definition> chain; // the inheritance chain, root first, the container last
 };
 
 class ContainerFlattener {
 public:
-    ContainerFlattener(const SpaceSystemTree& tree, ImportReport& report) : m_tree(tree), m_report(report) {}
+    ContainerFlattener(const SpaceSystemTree& tree, ImportReport& report)
+        : m_tree(tree)
+        , m_report(report)
+    { }
 
     // nullopt after reporting (an error, or an unsupported entry: the packet cannot be laid out).
     [[nodiscard]] std::optional<ContainerLayout> flatten(const Definition& container);
@@ -50,9 +53,10 @@ public:
     [[nodiscard]] std::optional<std::vector<Definition>> chainOf(const Definition& container);
 
 private:
-    [[nodiscard]] bool appendContainer(const Definition& container, std::vector<std::string>& expanding, ContainerLayout& out);
-    [[nodiscard]] bool appendEntry(const Definition& owner, const XmlElement& entry, std::vector<std::string>& expanding,
-        ContainerLayout& out);
+    [[nodiscard]] bool appendContainer(
+        const Definition& container, std::vector<std::string>& expanding, ContainerLayout& out);
+    [[nodiscard]] bool appendEntry(
+        const Definition& owner, const XmlElement& entry, std::vector<std::string>& expanding, ContainerLayout& out);
     [[nodiscard]] bool readEntryDetails(const Definition& owner, const XmlElement& entry, LayoutEntry& out);
 
     const SpaceSystemTree& m_tree;

@@ -99,7 +99,9 @@ std::optional<double> parseTimeInstant(std::string_view text)
     if (!year || !month || !day || text.size() < 10 || text[4] != '-' || text[7] != '-' || *month < 1 || *month > 12
         || *day < 1 || *day > 31)
         return std::nullopt;
-    double seconds = static_cast<double>(daysFromCivil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day))) * 86400.0;
+    double seconds
+        = static_cast<double>(daysFromCivil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day)))
+        * 86400.0;
     std::string_view rest = text.substr(10);
     if (!rest.empty() && rest.front() == 'T') {
         auto hour = number(11, 2);
@@ -211,7 +213,9 @@ bool EncodingReader::byteOrder(const XmlElement& e, std::uint32_t bits, Encoding
         if (*attribute == "leastSignificantByteFirst")
             order = ByteOrder::LittleEndian;
         else if (*attribute != "mostSignificantByteFirst") {
-            m_report.unsupported(e, m_typePath, "byteOrder '" + *attribute + "' is not supported (only mostSignificantByteFirst and leastSignificantByteFirst)");
+            m_report.unsupported(e, m_typePath,
+                "byteOrder '" + *attribute
+                    + "' is not supported (only mostSignificantByteFirst and leastSignificantByteFirst)");
             return false;
         }
     }
@@ -228,14 +232,16 @@ bool EncodingReader::byteOrder(const XmlElement& e, std::uint32_t bits, Encoding
         if (little && !big)
             order = ByteOrder::LittleEndian;
         else if (!big) {
-            m_report.unsupported(list, m_typePath, "a ByteOrderList that is neither most nor least significant byte first is not supported");
+            m_report.unsupported(list, m_typePath,
+                "a ByteOrderList that is neither most nor least significant byte first is not supported");
             return false;
         }
     }
     if (order == ByteOrder::LittleEndian && bits > 8) {
         if (bits % 8 != 0) {
             m_report.unsupported(e, m_typePath,
-                "a little-endian field of " + std::to_string(bits) + " bits is not supported (a whole number of bytes only)");
+                "a little-endian field of " + std::to_string(bits)
+                    + " bits is not supported (a whole number of bytes only)");
             return false;
         }
         out.byteOrder = ByteOrder::LittleEndian;
@@ -247,9 +253,12 @@ Encoding EncodingReader::integer(const XmlElement& e)
 {
     auto size = positiveAttribute(e, "sizeInBits", 8);
     if (!size)
-        return failed(e, "IntegerDataEncoding sizeInBits '" + e.attributeOr("sizeInBits", "") + "' is not a positive integer", true);
+        return failed(e,
+            "IntegerDataEncoding sizeInBits '" + e.attributeOr("sizeInBits", "") + "' is not a positive integer", true);
     if (*size > 64)
-        return failed(e, "IntegerDataEncoding of " + std::to_string(*size) + " bits: integers wider than 64 bits are not supported", true);
+        return failed(e,
+            "IntegerDataEncoding of " + std::to_string(*size) + " bits: integers wider than 64 bits are not supported",
+            true);
     const auto bits = static_cast<std::uint32_t>(*size);
     const std::string encoding = e.attributeOr("encoding", "unsigned");
     Encoding out;
@@ -278,13 +287,15 @@ Encoding EncodingReader::floating(const XmlElement& e)
 {
     auto size = positiveAttribute(e, "sizeInBits", 32);
     if (!size)
-        return failed(e, "FloatDataEncoding sizeInBits '" + e.attributeOr("sizeInBits", "") + "' is not a positive integer", true);
+        return failed(e,
+            "FloatDataEncoding sizeInBits '" + e.attributeOr("sizeInBits", "") + "' is not a positive integer", true);
     if (*size > kMaxFieldBits)
         return failed(e, "FloatDataEncoding of " + std::to_string(*size) + " bits is absurd", true);
     const auto bits = static_cast<std::uint32_t>(*size);
     const std::string encoding = e.attributeOr("encoding", "IEEE754_1985");
     if (encoding != "IEEE754_1985" && encoding != "IEEE754")
-        return unsupported(e, bits, "FloatDataEncoding encoding '" + encoding + "' is not supported (only IEEE754_1985 / IEEE754)");
+        return unsupported(
+            e, bits, "FloatDataEncoding encoding '" + encoding + "' is not supported (only IEEE754_1985 / IEEE754)");
     if (bits != 32 && bits != 64)
         return unsupported(e, bits, "a float of " + std::to_string(bits) + " bits is not supported (32 or 64)");
     Encoding out;
@@ -301,7 +312,8 @@ Encoding EncodingReader::floating(const XmlElement& e)
 Encoding EncodingReader::string(const XmlElement& e)
 {
     const std::string charset = e.attributeOr("encoding", "UTF-8");
-    const bool byteCharset = charset == "UTF-8" || charset == "US-ASCII" || charset == "ISO-8859-1" || charset == "Windows-1252";
+    const bool byteCharset
+        = charset == "UTF-8" || charset == "US-ASCII" || charset == "ISO-8859-1" || charset == "Windows-1252";
     Encoding out;
     out.status = Encoding::Status::Ok;
     out.type = DataType::String;
@@ -311,19 +323,23 @@ Encoding EncodingReader::string(const XmlElement& e)
         if (!bits || *bits <= 0)
             return failed(at, "string size '" + std::string(text) + "' is not a positive integer", true);
         if (static_cast<std::uint64_t>(*bits) > kMaxFieldBits)
-            return failed(at, "a string of " + std::to_string(*bits) + " bits is absurd (more than 65,536 bytes)", true);
+            return failed(
+                at, "a string of " + std::to_string(*bits) + " bits is absurd (more than 65,536 bytes)", true);
         const auto size = static_cast<std::uint32_t>(*bits);
         if (size % 8 != 0)
-            return unsupported(at, size, "a string of " + std::to_string(size) + " bits is not supported (a whole number of bytes only)");
+            return unsupported(at, size,
+                "a string of " + std::to_string(size) + " bits is not supported (a whole number of bytes only)");
         if (!byteCharset)
-            return unsupported(e, size, "string encoding " + charset + " is not supported (single-byte encodings and UTF-8 only)");
+            return unsupported(
+                e, size, "string encoding " + charset + " is not supported (single-byte encodings and UTF-8 only)");
         out.bitLength = size;
         return out;
     };
     const auto terminator = [&](const XmlElement& at) -> std::optional<std::uint8_t> {
         auto byte = parseTerminationChar(at.text());
         if (!byte)
-            m_report.unsupported(at, m_typePath, "TerminationChar '" + at.text() + "' is not supported (one byte in hex)");
+            m_report.unsupported(
+                at, m_typePath, "TerminationChar '" + at.text() + "' is not supported (one byte in hex)");
         return byte;
     };
     const auto leadingBits = [&](const XmlElement& at) -> std::optional<std::uint8_t> {
@@ -343,7 +359,8 @@ Encoding EncodingReader::string(const XmlElement& e)
             const XmlElement value = fixed ? fixed.child("FixedValue") : sizeInBits.child("FixedValue");
             if (!value) {
                 if (fixed && fixed.child("DynamicValue"))
-                    return failed(fixed, "a string sized by DynamicValue in SizeInBits/Fixed is not supported (use Variable)");
+                    return failed(
+                        fixed, "a string sized by DynamicValue in SizeInBits/Fixed is not supported (use Variable)");
                 return failed(fixed, "SizeInBits/Fixed without FixedValue is not supported");
             }
             Encoding sized = fixedSize(value, value.text());
@@ -351,13 +368,15 @@ Encoding EncodingReader::string(const XmlElement& e)
                 return sized;
             // XTCE 1.2: a fixed buffer in which the string ends at a terminator or has a leading size.
             if (leading)
-                return unsupported(leading, sized.bitLength, "a LeadingSize inside a fixed-size string buffer is not supported");
+                return unsupported(
+                    leading, sized.bitLength, "a LeadingSize inside a fixed-size string buffer is not supported");
             if (term) {
                 auto byte = terminator(term);
                 if (!byte)
                     return placeOnly(sized.bitLength);
                 if (*byte != 0)
-                    return unsupported(term, sized.bitLength, "a fixed-size string buffer ended by a non-NUL TerminationChar is not supported");
+                    return unsupported(term, sized.bitLength,
+                        "a fixed-size string buffer ended by a non-NUL TerminationChar is not supported");
             }
             return sized; // NUL padding is trimmed when shown
         }
@@ -388,7 +407,8 @@ Encoding EncodingReader::string(const XmlElement& e)
         if (!maxBits || *maxBits == 0)
             return failed(variable, "Variable needs a positive maxSizeInBits", true);
         if (*maxBits > kMaxFieldBits)
-            return failed(variable, "maxSizeInBits " + std::to_string(*maxBits) + " is absurd (more than 65,536 bytes)", true);
+            return failed(
+                variable, "maxSizeInBits " + std::to_string(*maxBits) + " is absurd (more than 65,536 bytes)", true);
         out.size.maxBytes = static_cast<std::uint32_t>(*maxBits / 8);
         if (const XmlElement term = variable.child("TerminationChar")) {
             auto byte = terminator(term);
@@ -412,7 +432,8 @@ Encoding EncodingReader::string(const XmlElement& e)
                 return Encoding {};
             return out;
         }
-        return failed(variable, "a Variable string size other than TerminationChar, LeadingSize or DynamicValue is not supported");
+        return failed(variable,
+            "a Variable string size other than TerminationChar, LeadingSize or DynamicValue is not supported");
     }
     return failed(e, "StringDataEncoding without SizeInBits or Variable", true);
 }
@@ -458,12 +479,15 @@ Encoding EncodingReader::binary(const XmlElement& e)
         if (!bits || *bits <= 0)
             return failed(value, "binary size '" + value.text() + "' is not a positive integer", true);
         if (static_cast<std::uint64_t>(*bits) > kMaxFieldBits)
-            return failed(value, "a binary field of " + std::to_string(*bits) + " bits is absurd (more than 65,536 bytes)", true);
+            return failed(
+                value, "a binary field of " + std::to_string(*bits) + " bits is absurd (more than 65,536 bytes)", true);
         const auto size = static_cast<std::uint32_t>(*bits);
         if (transformed)
-            return unsupported(e.child("FromBinaryTransformAlgorithm"), size, "FromBinaryTransformAlgorithm is not supported");
+            return unsupported(
+                e.child("FromBinaryTransformAlgorithm"), size, "FromBinaryTransformAlgorithm is not supported");
         if (size % 8 != 0)
-            return unsupported(value, size, "a binary field of " + std::to_string(size) + " bits is not supported (a whole number of bytes only)");
+            return unsupported(value, size,
+                "a binary field of " + std::to_string(size) + " bits is not supported (a whole number of bytes only)");
         out.bitLength = size;
         return out;
     }

@@ -21,7 +21,7 @@ struct Encoding {
     enum class Status {
         Ok,
         Unsupported, // reported; of a known fixed size (bitLength), so the field can keep its place
-        Failed,      // reported; the layout cannot go on past this field
+        Failed, // reported; the layout cannot go on past this field
     };
     Status status = Status::Failed;
     mdb::DataType type = mdb::DataType::UnsignedInt;
@@ -34,9 +34,10 @@ struct Encoding {
 class EncodingReader {
 public:
     EncodingReader(const SpaceSystemNode& system, std::string_view typePath, ImportReport& report)
-        : m_system(system), m_typePath(typePath), m_report(report)
-    {
-    }
+        : m_system(system)
+        , m_typePath(typePath)
+        , m_report(report)
+    { }
 
     // Any of the four encodings, told apart by the element's local name.
     [[nodiscard]] Encoding read(const XmlElement& encoding);

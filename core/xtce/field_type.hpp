@@ -38,7 +38,7 @@ struct ScalarType {
     bool imported = true;
     mdb::DataType type = mdb::DataType::UnsignedInt;
     std::uint32_t bitLength = 0; // fixed size; 0 for the other size kinds
-    mdb::FieldSize size;         // size.sizeParameter is filled in by the packet
+    mdb::FieldSize size; // size.sizeParameter is filled in by the packet
     std::optional<SizeReference> sizeFrom;
     std::optional<mdb::ByteOrder> byteOrder;
     mdb::Calibrator calibrator;

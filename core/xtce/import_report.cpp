@@ -62,6 +62,9 @@ void ImportReport::note(const XmlElement& at, std::string_view path, std::string
         skip(at, text);
 }
 
-void ImportReport::add(Diagnostic diagnostic) { m_diagnostics.push_back(std::move(diagnostic)); }
+void ImportReport::add(Diagnostic diagnostic)
+{
+    m_diagnostics.push_back(std::move(diagnostic));
+}
 
 } // namespace telestation::xtce

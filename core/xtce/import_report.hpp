@@ -17,7 +17,10 @@ namespace telestation::xtce {
 
 class ImportReport {
 public:
-    ImportReport(std::string fileName, bool lenient) : m_fileName(std::move(fileName)), m_lenient(lenient) {}
+    ImportReport(std::string fileName, bool lenient)
+        : m_fileName(std::move(fileName))
+        , m_lenient(lenient)
+    { }
 
     void error(const XmlElement& at, std::string_view path, std::string_view message);
     void warning(const XmlElement& at, std::string_view path, std::string_view message);

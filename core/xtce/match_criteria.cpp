@@ -39,7 +39,8 @@ std::optional<Comparison> readComparison(
     c.value = *value;
     c.useCalibratedValue = parseBoolean(element.attributeOr("useCalibratedValue", "true"), true);
     if (element.attributeOr("instance", "0") != "0") {
-        report.unsupported(element, ownerPath, "Comparison on another instance than the latest (instance != 0) is not supported");
+        report.unsupported(
+            element, ownerPath, "Comparison on another instance than the latest (instance != 0) is not supported");
         return std::nullopt;
     }
     return c;
@@ -147,13 +148,15 @@ std::optional<std::vector<Comparison>> readMatchCriteria(
                             take(readCondition(term, system, ownerPath, report));
                         } else {
                             report.unsupported(term, ownerPath,
-                                std::string(term.localName()) + " inside ANDedConditions is not supported (only Conditions)");
+                                std::string(term.localName())
+                                    + " inside ANDedConditions is not supported (only Conditions)");
                             ok = false;
                         }
                     }
                 } else {
                     report.unsupported(part, ownerPath,
-                        std::string(part.localName()) + " is not supported (a BooleanExpression must be a Condition or ANDedConditions)");
+                        std::string(part.localName())
+                            + " is not supported (a BooleanExpression must be a Condition or ANDedConditions)");
                     ok = false;
                 }
             }

@@ -20,8 +20,8 @@ struct PacketBuilder::Field {
     bool firstOfEntry = false;
     std::vector<Comparison> includeWhen; // the entry's and those of the ContainerRefEntries around it
     std::string name;
-    bool placed = false;        // imported into the packet
-    bool fixedPlace = false;    // at an absolute offset, of fixed size, always present
+    bool placed = false; // imported into the packet
+    bool fixedPlace = false; // at an absolute offset, of fixed size, always present
     std::uint32_t bitOffset = 0;
 };
 
@@ -111,7 +111,8 @@ Terms termsOf(const Comparison& c, const ScalarType& s, const std::string& param
         if (!instant)
             instant = parseTimeInstant(c.value);
         if (!instant) {
-            out.why = "comparison value '" + c.value + "' for the time " + parameterPath + " is neither a date and time nor a number of seconds";
+            out.why = "comparison value '" + c.value + "' for the time " + parameterPath
+                + " is neither a date and time nor a number of seconds";
             out.isError = true;
             return out;
         }
@@ -201,11 +202,14 @@ bool PacketBuilder::expand(const Definition& container, const ContainerLayout& l
         const Definition& parameter = entry.parameter;
         for (const auto& child : parameter.element.children()) {
             const auto name = child.localName();
-            if (name != "LongDescription" && name != "AliasSet" && name != "AncillaryDataSet" && name != "ParameterProperties")
-                m_report.unsupported(child, parameter.path, std::string(name) + " in a Parameter is not supported; ignored");
+            if (name != "LongDescription" && name != "AliasSet" && name != "AncillaryDataSet"
+                && name != "ParameterProperties")
+                m_report.unsupported(
+                    child, parameter.path, std::string(name) + " in a Parameter is not supported; ignored");
         }
-        auto typeDef = m_tree.resolveOrReport(NameKind::ParameterType, parameter.element.attributeOr("parameterTypeRef", ""),
-            *parameter.system, parameter.element, parameter.path, m_report);
+        auto typeDef
+            = m_tree.resolveOrReport(NameKind::ParameterType, parameter.element.attributeOr("parameterTypeRef", ""),
+                *parameter.system, parameter.element, parameter.path, m_report);
         if (!typeDef)
             return false;
         auto type = m_types.convert(*typeDef);
@@ -260,11 +264,11 @@ void PacketBuilder::name(std::vector<Field>& fields)
 bool PacketBuilder::place(const Definition& container, std::vector<Field>& fields, mdb::PacketDef& packet)
 {
     constexpr std::int64_t kMaxBits = std::int64_t { kMaxPacketBytes } * 8;
-    bool fixed = true;         // every field so far at a known absolute place
-    std::int64_t next = 0;     // fixed layout: where a field placed after the previous one starts
-    std::int64_t gap = 0;      // variable layout: bits to skip after the previous imported field
-    std::int64_t minEnd = 0;   // where the previous field ends in the shortest packet
-    std::int64_t longest = 0;  // the largest such end
+    bool fixed = true; // every field so far at a known absolute place
+    std::int64_t next = 0; // fixed layout: where a field placed after the previous one starts
+    std::int64_t gap = 0; // variable layout: bits to skip after the previous imported field
+    std::int64_t minEnd = 0; // where the previous field ends in the shortest packet
+    std::int64_t longest = 0; // the largest such end
     std::int64_t absoluteEnd = 0; // the end of the fields at absolute places, for intended overlaps
     std::vector<std::optional<std::int64_t>> anchors { 0 }; // container starts, for containerStart
 
@@ -287,7 +291,9 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
         std::optional<std::int64_t> start; // absolute start, when known
         if (fromStart) {
             if (!anchors.back())
-                return fail(entry.at, "a location from the start of a container that begins after a variable-size field is not supported");
+                return fail(entry.at,
+                    "a location from the start of a container that begins after a variable-size field is not "
+                    "supported");
             start = *anchors.back() + offset;
         } else if (fixed) {
             start = next + offset;
@@ -297,7 +303,9 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
 
         if (f.kind == LayoutEntry::Kind::BeginContainer) {
             if (fromStart && !fixed)
-                return fail(entry.at, "a ContainerRefEntry located from the container start after a variable-size field is not supported");
+                return fail(entry.at,
+                    "a ContainerRefEntry located from the container start after a variable-size field is not "
+                    "supported");
             if (!start && offset < 0)
                 return fail(entry.at, "a negative location after a variable-size field is not supported");
             anchors.push_back(start);
@@ -323,7 +331,8 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
         if (!s.imported) {
             // An encoding the model lacks: the field keeps its place, as a gap before the next one.
             if (conditional || !s.fixedSize() || (start && !fixed))
-                return fail(entry.at, fieldName + " is not imported, and the fields after it cannot be placed without it");
+                return fail(
+                    entry.at, fieldName + " is not imported, and the fields after it cannot be placed without it");
             if (start) {
                 next = *start + s.bitLength;
                 minEnd = next;
@@ -358,7 +367,8 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
             p.bitOffset = static_cast<std::uint32_t>(gap + offset);
         }
         if (start && s.fixedSize() && *start + s.bitLength > kMaxBits)
-            return fail(entry.at, fieldName + " ends past the largest packet (" + std::to_string(kMaxPacketBytes) + " bytes)");
+            return fail(
+                entry.at, fieldName + " ends past the largest packet (" + std::to_string(kMaxPacketBytes) + " bytes)");
 
         if (conditional) {
             auto when = conditions(f.includeWhen, fields, i, container.path + ": " + fieldName);
@@ -368,12 +378,14 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
         }
         if (s.sizeFrom) {
             const auto& ref = *s.sizeFrom;
-            auto def = m_tree.resolveOrReport(NameKind::Parameter, ref.parameterRef, *ref.system, ref.at, s.typePath, m_report);
+            auto def = m_tree.resolveOrReport(
+                NameKind::Parameter, ref.parameterRef, *ref.system, ref.at, s.typePath, m_report);
             if (!def)
                 return false;
             const Field* sizer = latestBefore(fields, i, def->path);
             if (sizer == nullptr || !sizer->placed || !mdb::isInteger(sizer->scalar->type))
-                return fail(ref.at, fieldName + ": its size parameter " + def->path
+                return fail(ref.at,
+                    fieldName + ": its size parameter " + def->path
                         + " must be an integer parameter that comes before it in the packet");
             p.size.sizeParameter = sizer->name;
         }
@@ -409,7 +421,7 @@ bool PacketBuilder::place(const Definition& container, std::vector<Field>& field
 }
 
 std::optional<std::vector<mdb::Condition>> PacketBuilder::conditions(const std::vector<Comparison>& comparisons,
-    const std::vector<Field>& fields, std::size_t before, std::string_view ownerPath, bool report)
+    const std::vector<Field>& fields, std::size_t before, std::string_view ownerPath)
 {
     std::vector<mdb::Condition> out;
     for (const auto& c : comparisons) {
@@ -418,9 +430,9 @@ std::optional<std::vector<mdb::Condition>> PacketBuilder::conditions(const std::
             return std::nullopt;
         const Field* f = latestBefore(fields, before, def->path);
         if (f == nullptr || !f->placed || !f->suffix.empty()) {
-            if (report)
-                m_report.unsupported(c.at, ownerPath,
-                    "a condition on " + def->path + ", which is not a scalar parameter before it in the packet, is not supported");
+            m_report.unsupported(c.at, ownerPath,
+                "a condition on " + def->path
+                    + ", which is not a scalar parameter before it in the packet, is not supported");
             return std::nullopt;
         }
         Terms terms = termsOf(c, *f->scalar, def->path);
@@ -437,30 +449,34 @@ std::optional<std::vector<mdb::Condition>> PacketBuilder::conditions(const std::
     return out;
 }
 
-bool PacketBuilder::criteria(
-    const Definition& container, const ContainerLayout& layout, const std::vector<Field>& fields, mdb::PacketDef& packet)
+bool PacketBuilder::criteria(const Definition& container, const ContainerLayout& layout,
+    const std::vector<Field>& fields, mdb::PacketDef& packet)
 {
     std::optional<std::uint64_t> apid;
     for (const auto& c : layout.criteria) {
-        auto def = m_tree.resolveOrReport(NameKind::Parameter, c.parameterRef, *c.system, c.at, container.path, m_report);
+        auto def
+            = m_tree.resolveOrReport(NameKind::Parameter, c.parameterRef, *c.system, c.at, container.path, m_report);
         if (!def)
             return false;
         const Field* f = nullptr;
         for (const auto& candidate : fields)
-            if (candidate.kind == LayoutEntry::Kind::Parameter && candidate.parameter.path == def->path && candidate.placed) {
+            if (candidate.kind == LayoutEntry::Kind::Parameter && candidate.parameter.path == def->path
+                && candidate.placed) {
                 f = &candidate;
                 break;
             }
         if (f == nullptr || !f->fixedPlace || !f->suffix.empty()) {
-            m_report.unsupported(c.at, container.path, "a restriction criterion on " + def->path
+            m_report.unsupported(c.at, container.path,
+                "a restriction criterion on " + def->path
                     + ", which is not a scalar parameter at a fixed place of the packet, is not supported");
             return false;
         }
         const ScalarType& s = *f->scalar;
         Terms terms = termsOf(c, s, def->path);
         if (terms.why.empty() && (!mdb::isInteger(s.type) || terms.calibrated))
-            terms.why = "a restriction criterion on the " + std::string(mdb::isInteger(s.type) ? "calibrated value" : "float value")
-                + " of " + def->path + " is not supported";
+            terms.why = "a restriction criterion on the "
+                + std::string(mdb::isInteger(s.type) ? "calibrated value" : "float value") + " of " + def->path
+                + " is not supported";
         if (!terms.why.empty()) {
             if (terms.isError)
                 m_report.error(c.at, container.path, terms.why);
@@ -471,15 +487,19 @@ bool PacketBuilder::criteria(
         const std::uint32_t bits = s.bitLength;
         const bool isSigned = s.type != mdb::DataType::UnsignedInt;
         for (const auto& [op, value] : terms.terms) {
-            const double largest = isSigned ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1 : std::ldexp(1.0, static_cast<int>(bits)) - 1;
+            const double largest = isSigned ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1
+                                            : std::ldexp(1.0, static_cast<int>(bits)) - 1;
             const double smallest = isSigned ? -std::ldexp(1.0, static_cast<int>(bits) - 1) : 0.0;
             if (value != std::floor(value) || value > largest || value < smallest) {
-                m_report.error(c.at, container.path, "restriction criterion value '" + c.value + "' does not fit the "
-                        + std::to_string(bits) + "-bit field " + def->path);
+                m_report.error(c.at, container.path,
+                    "restriction criterion value '" + c.value + "' does not fit the " + std::to_string(bits)
+                        + "-bit field " + def->path);
                 return false;
             }
-            if (isSigned && op != CompareOp::Equal && op != CompareOp::NotEqual && (value < 0 || s.type != mdb::DataType::SignedInt)) {
-                m_report.unsupported(c.at, container.path, "an ordering restriction criterion on the signed field " + def->path + " is not supported");
+            if (isSigned && op != CompareOp::Equal && op != CompareOp::NotEqual
+                && (value < 0 || s.type != mdb::DataType::SignedInt)) {
+                m_report.unsupported(c.at, container.path,
+                    "an ordering restriction criterion on the signed field " + def->path + " is not supported");
                 return false;
             }
             std::uint64_t raw = 0;
@@ -497,8 +517,9 @@ bool PacketBuilder::criteria(
             }
             if (f->bitOffset == kApidBitOffset && bits == kApidBitLength && op == CompareOp::Equal) {
                 if (apid && *apid != raw) {
-                    m_report.error(c.at, container.path, "two different APIDs in the restriction criteria: "
-                            + std::to_string(*apid) + " and " + std::to_string(raw));
+                    m_report.error(c.at, container.path,
+                        "two different APIDs in the restriction criteria: " + std::to_string(*apid) + " and "
+                            + std::to_string(raw));
                     return false;
                 }
                 apid = raw;

@@ -25,9 +25,10 @@ inline constexpr std::uint32_t kMaxPacketBytes = 65542;
 class PacketBuilder {
 public:
     PacketBuilder(const SpaceSystemTree& tree, TypeConverter& types, ImportReport& report)
-        : m_tree(tree), m_types(types), m_report(report)
-    {
-    }
+        : m_tree(tree)
+        , m_types(types)
+        , m_report(report)
+    { }
 
     struct Outcome {
         std::optional<mdb::PacketDef> packet; // the packet; its name is the container's short name
@@ -42,7 +43,6 @@ public:
 
 private:
     struct Field;
-    struct Placement;
     [[nodiscard]] static Field marker(const LayoutEntry& entry);
     [[nodiscard]] bool expand(const Definition& container, const ContainerLayout& layout, std::vector<Field>& fields);
     void name(std::vector<Field>& fields);
@@ -50,8 +50,9 @@ private:
     [[nodiscard]] bool criteria(const Definition& container, const ContainerLayout& layout,
         const std::vector<Field>& fields, mdb::PacketDef& packet);
     [[nodiscard]] std::optional<std::vector<mdb::Condition>> conditions(const std::vector<Comparison>& comparisons,
-        const std::vector<Field>& fields, std::size_t before, std::string_view ownerPath, bool report = true);
-    [[nodiscard]] const Field* latestBefore(const std::vector<Field>& fields, std::size_t before, const std::string& path) const;
+        const std::vector<Field>& fields, std::size_t before, std::string_view ownerPath);
+    [[nodiscard]] const Field* latestBefore(
+        const std::vector<Field>& fields, std::size_t before, const std::string& path) const;
 
     const SpaceSystemTree& m_tree;
     TypeConverter& m_types;

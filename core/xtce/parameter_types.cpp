@@ -79,11 +79,13 @@ std::shared_ptr<const FieldType> TypeConverter::convert(const Definition& type)
     if (auto it = m_cache.find(type.path); it != m_cache.end())
         return it->second;
     if (m_inProgress.size() > 64) {
-        m_report.error(type.element, type.path, "array and aggregate types nested more than 64 deep; refused as absurd");
+        m_report.error(
+            type.element, type.path, "array and aggregate types nested more than 64 deep; refused as absurd");
         return nullptr;
     }
     if (m_inProgress.contains(type.path)) {
-        m_report.error(type.element, type.path, "the parameter type contains itself (a cycle of array or aggregate types)");
+        m_report.error(
+            type.element, type.path, "the parameter type contains itself (a cycle of array or aggregate types)");
         return nullptr;
     }
     m_inProgress.insert(type.path);
@@ -120,10 +122,12 @@ void TypeConverter::reportUnknownChildren(const Definition& type)
             || name == "Encoding" || name == "ReferenceTime" || name == "DimensionList" || name == "MemberList")
             continue;
         if (name == "ContextAlarmList") {
-            m_report.unsupported(child, type.path, "ContextAlarmList is not supported; only the DefaultAlarm is imported");
+            m_report.unsupported(
+                child, type.path, "ContextAlarmList is not supported; only the DefaultAlarm is imported");
             continue;
         }
-        m_report.unsupported(child, type.path, std::string(name) + " is not supported in " + std::string(type.element.localName()));
+        m_report.unsupported(
+            child, type.path, std::string(name) + " is not supported in " + std::string(type.element.localName()));
     }
 }
 
@@ -177,8 +181,8 @@ std::shared_ptr<const FieldType> TypeConverter::scalar(const Definition& type)
     else if (kind == "BinaryParameterType")
         fits = encodingKind == "BinaryDataEncoding";
     if (!fits) {
-        m_report.unsupported(encodingElement, type.path,
-            withArticle(kind) + " with " + std::string(encodingKind) + " is not supported");
+        m_report.unsupported(
+            encodingElement, type.path, withArticle(kind) + " with " + std::string(encodingKind) + " is not supported");
         if (!out.fixedSize())
             return nullptr;
         out.imported = false;
@@ -220,7 +224,8 @@ void TypeConverter::readCalibrators(const Definition& type, const XmlElement& en
 void TypeConverter::readEnumeration(const Definition& type, ScalarType& out)
 {
     mdb::EnumerationCalibrator enumeration;
-    const std::int64_t largest = mdb::isSignedInteger(out.type) ? largestCode(out.bitLength - 1) : largestCode(out.bitLength);
+    const std::int64_t largest
+        = mdb::isSignedInteger(out.type) ? largestCode(out.bitLength - 1) : largestCode(out.bitLength);
     const std::int64_t smallest = mdb::isSignedInteger(out.type) ? -largest - 1 : 0;
     for (const auto& e : type.element.child("EnumerationList").children("Enumeration")) {
         auto value = parseInteger(e.attributeOr("value", ""));
@@ -239,12 +244,14 @@ void TypeConverter::readEnumeration(const Definition& type, ScalarType& out)
             high = *parsed;
         }
         if (*value > largest || high < smallest) {
-            m_report.warning(e, type.path, "Enumeration '" + *label + "' has codes the " + std::to_string(out.bitLength)
+            m_report.warning(e, type.path,
+                "Enumeration '" + *label + "' has codes the " + std::to_string(out.bitLength)
                     + "-bit field cannot hold; left out");
             continue;
         }
         if (high > largest || *value < smallest) {
-            m_report.warning(e, type.path, "Enumeration '" + *label + "' reaches beyond the " + std::to_string(out.bitLength)
+            m_report.warning(e, type.path,
+                "Enumeration '" + *label + "' reaches beyond the " + std::to_string(out.bitLength)
                     + "-bit field; its range is cut to what the field can hold");
             high = std::min(high, largest);
         }
@@ -261,7 +268,8 @@ void TypeConverter::readBoolean(const Definition& type, ScalarType& out)
 {
     mdb::EnumerationCalibrator states;
     states.states.push_back(mdb::State { 0, 0, type.element.attributeOr("zeroStringValue", "False") });
-    states.states.push_back(mdb::State { 1, largestCode(out.bitLength), type.element.attributeOr("oneStringValue", "True") });
+    states.states.push_back(
+        mdb::State { 1, largestCode(out.bitLength), type.element.attributeOr("oneStringValue", "True") });
     out.calibrator = std::move(states);
 }
 
@@ -288,14 +296,17 @@ bool TypeConverter::readTime(const Definition& type, const XmlElement& encoding,
     const XmlElement epoch = reference.child("Epoch");
     if (!epoch) {
         if (reference.child("OffsetFrom"))
-            m_report.unsupported(reference.child("OffsetFrom"), type.path, "ReferenceTime OffsetFrom is not supported (only an Epoch)");
+            m_report.unsupported(
+                reference.child("OffsetFrom"), type.path, "ReferenceTime OffsetFrom is not supported (only an Epoch)");
         else
-            m_report.unsupported(type.element, type.path, "an absolute time without ReferenceTime/Epoch is not supported");
+            m_report.unsupported(
+                type.element, type.path, "an absolute time without ReferenceTime/Epoch is not supported");
         return false;
     }
     auto epochSeconds = parseTimeInstant(epoch.text());
     if (!epochSeconds) {
-        m_report.error(epoch, type.path, "Epoch '" + epoch.text() + "' is neither TAI, J2000, UNIX, POSIX, GPS nor a date");
+        m_report.error(
+            epoch, type.path, "Epoch '" + epoch.text() + "' is neither TAI, J2000, UNIX, POSIX, GPS nor a date");
         return false;
     }
     out.calibrator = mdb::TimeCalibrator { *epochSeconds, *scale * *unit, *offset * *unit };
@@ -315,7 +326,8 @@ void TypeConverter::readAlarm(const Definition& type, ScalarType& out)
     }
     const bool numeric = mdb::isInteger(out.type) || out.type == DataType::Float;
     if (!numeric || std::holds_alternative<mdb::TimeCalibrator>(out.calibrator)) {
-        m_report.unsupported(alarm, type.path, "an alarm on a value that is not a number or an enumeration is not supported");
+        m_report.unsupported(
+            alarm, type.path, "an alarm on a value that is not a number or an enumeration is not supported");
         return;
     }
     if (alarm.child("EnumerationAlarmList")) {
@@ -330,13 +342,15 @@ std::shared_ptr<const FieldType> TypeConverter::array(const Definition& type)
 {
     reportUnknownChildren(type);
     const std::string elementRef = type.element.attributeOr("arrayTypeRef", "");
-    auto elementDef = m_tree.resolveOrReport(NameKind::ParameterType, elementRef, *type.system, type.element, type.path, m_report);
+    auto elementDef
+        = m_tree.resolveOrReport(NameKind::ParameterType, elementRef, *type.system, type.element, type.path, m_report);
     if (!elementDef)
         return nullptr;
     const XmlElement dimensionList = type.element.child("DimensionList");
     if (!dimensionList) {
         m_report.unsupported(type.element, type.path,
-            "an array type without DimensionList (XTCE 1.1 gives the sizes in an ArrayParameterRefEntry) is not supported");
+            "an array type without DimensionList (XTCE 1.1 gives the sizes in an ArrayParameterRefEntry) is not "
+            "supported");
         return nullptr;
     }
     std::vector<std::pair<std::int64_t, std::int64_t>> dimensions; // first and last index
@@ -431,7 +445,8 @@ std::shared_ptr<const FieldType> TypeConverter::aggregate(const Definition& type
     for (const auto& member : type.element.child("MemberList").children("Member")) {
         const std::string name = member.attributeOr("name", "");
         if (name.empty() || !names.insert(name).second) {
-            m_report.error(member, type.path, name.empty() ? "Member without name" : "duplicate Member name '" + name + "'");
+            m_report.error(
+                member, type.path, name.empty() ? "Member without name" : "duplicate Member name '" + name + "'");
             return nullptr;
         }
         auto memberDef = m_tree.resolveOrReport(

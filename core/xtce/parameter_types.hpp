@@ -19,7 +19,10 @@ inline constexpr std::uint64_t kMaxMembers = 100000; // scalars of one array or 
 
 class TypeConverter {
 public:
-    TypeConverter(const SpaceSystemTree& tree, ImportReport& report) : m_tree(tree), m_report(report) {}
+    TypeConverter(const SpaceSystemTree& tree, ImportReport& report)
+        : m_tree(tree)
+        , m_report(report)
+    { }
 
     // nullptr after reporting when a field of this type cannot be laid out at all.
     [[nodiscard]] std::shared_ptr<const FieldType> convert(const Definition& type);

@@ -35,7 +35,10 @@ std::string_view kindName(NameKind kind)
     return "name";
 }
 
-SpaceSystemTree::SpaceSystemTree(const XmlElement& root, ImportReport& report) { index(root, nullptr, report); }
+SpaceSystemTree::SpaceSystemTree(const XmlElement& root, ImportReport& report)
+{
+    index(root, nullptr, report);
+}
 
 void SpaceSystemTree::index(const XmlElement& element, SpaceSystemNode* parent, ImportReport& report)
 {
@@ -58,8 +61,8 @@ void SpaceSystemTree::index(const XmlElement& element, SpaceSystemNode* parent, 
         const std::string name = definition.attributeOr("name", "");
         const std::string path = self->pathOf(name);
         if (!validName(name)) {
-            report.error(definition, path,
-                std::string(what) + " needs a name without '/', '.', ':', '[', ']' or blanks");
+            report.error(
+                definition, path, std::string(what) + " needs a name without '/', '.', ':', '[', ']' or blanks");
             return;
         }
         auto [it, inserted] = into.emplace(name, definition);
@@ -177,8 +180,8 @@ std::optional<Definition> SpaceSystemTree::resolveOrReport(NameKind kind, std::s
     auto found = resolve(kind, reference, from);
     if (!found)
         report.error(at, ownerPath,
-            "unresolved " + std::string(kindName(kind)) + " reference '" + std::string(reference) + "' (from space system "
-                + from.path + ")");
+            "unresolved " + std::string(kindName(kind)) + " reference '" + std::string(reference)
+                + "' (from space system " + from.path + ")");
     return found;
 }
 

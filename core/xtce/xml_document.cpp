@@ -1,12 +1,11 @@
 #include "core/xtce/xml_document.hpp"
 
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlerror.h>
-
 #include <algorithm>
 #include <climits>
 #include <functional>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
 
 namespace telestation::xtce {
 
@@ -90,9 +89,15 @@ std::string XmlElement::text() const
     return out;
 }
 
-int XmlElement::line() const { return m_node != nullptr ? m_document->positionOf(m_node).line : 0; }
+int XmlElement::line() const
+{
+    return m_node != nullptr ? m_document->positionOf(m_node).line : 0;
+}
 
-int XmlElement::column() const { return m_node != nullptr ? m_document->positionOf(m_node).column : 0; }
+int XmlElement::column() const
+{
+    return m_node != nullptr ? m_document->positionOf(m_node).column : 0;
+}
 
 std::vector<XmlElement> XmlElement::children() const
 {
@@ -122,7 +127,10 @@ XmlElement XmlElement::child(std::string_view localName) const
     return {};
 }
 
-bool XmlElement::isXtce() const { return m_node != nullptr && isXtceNamespace(m_node); }
+bool XmlElement::isXtce() const
+{
+    return m_node != nullptr && isXtceNamespace(m_node);
+}
 
 XmlDocument::Parsed XmlDocument::parse(std::string_view xml, const std::string& fileName)
 {
@@ -145,8 +153,8 @@ XmlDocument::Parsed XmlDocument::parse(std::string_view xml, const std::string& 
     context->sax->serror = collectError;
     // No network, no DTD loading, no entity substitution (entities stay references); big line numbers.
     const int options = XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING;
-    xmlDocPtr doc = xmlCtxtReadMemory(
-        context, xml.data(), static_cast<int>(xml.size()), fileName.c_str(), nullptr, options);
+    xmlDocPtr doc
+        = xmlCtxtReadMemory(context, xml.data(), static_cast<int>(xml.size()), fileName.c_str(), nullptr, options);
     const bool wellFormed = context->wellFormed != 0;
     xmlFreeParserCtxt(context);
     out.diagnostics = std::move(collector.diagnostics);
@@ -169,8 +177,9 @@ XmlDocument::Parsed XmlDocument::parse(std::string_view xml, const std::string& 
             const std::size_t lineStart = before.rfind('\n');
             column = static_cast<int>(at - (lineStart == std::string_view::npos ? 0 : lineStart + 1)) + 1;
         }
-        out.diagnostics.push_back(Diagnostic { Severity::Error,
-            "XML: a document type declaration (DOCTYPE) is not accepted in XTCE", SourceLocation { fileName, line, column } });
+        out.diagnostics.push_back(
+            Diagnostic { Severity::Error, "XML: a document type declaration (DOCTYPE) is not accepted in XTCE",
+                SourceLocation { fileName, line, column } });
         return out;
     }
     out.document.reset(new XmlDocument(doc, fileName));
@@ -184,7 +193,10 @@ XmlDocument::~XmlDocument()
         xmlFreeDoc(m_doc);
 }
 
-XmlElement XmlDocument::root() const { return XmlElement(xmlDocGetRootElement(m_doc), this); }
+XmlElement XmlDocument::root() const
+{
+    return XmlElement(xmlDocGetRootElement(m_doc), this);
+}
 
 SourceLocation XmlDocument::locationOf(const XmlElement& element) const
 {

@@ -30,7 +30,10 @@ class XmlDocument;
 class XmlElement {
 public:
     XmlElement() = default;
-    XmlElement(const _xmlNode* node, const XmlDocument* document) : m_node(node), m_document(document) {}
+    XmlElement(const _xmlNode* node, const XmlDocument* document)
+        : m_node(node)
+        , m_document(document)
+    { }
 
     [[nodiscard]] explicit operator bool() const { return m_node != nullptr; }
     [[nodiscard]] std::string_view localName() const;
@@ -57,7 +60,7 @@ class XmlDocument {
 public:
     struct Parsed {
         std::unique_ptr<XmlDocument> document; // null when the text is not well-formed XML
-        Diagnostics diagnostics;               // libxml2's messages with line:column
+        Diagnostics diagnostics; // libxml2's messages with line:column
     };
 
     // Never throws. fileName is only used in diagnostics.
@@ -77,7 +80,10 @@ private:
         int line = 0;
         int column = 0;
     };
-    XmlDocument(_xmlDoc* doc, std::string fileName) : m_doc(doc), m_fileName(std::move(fileName)) {}
+    XmlDocument(_xmlDoc* doc, std::string fileName)
+        : m_doc(doc)
+        , m_fileName(std::move(fileName))
+    { }
     void locateStartTags(std::string_view xml);
     [[nodiscard]] Position positionOf(const _xmlNode* node) const;
 

@@ -12,13 +12,15 @@
 #include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace telestation::xtce {
 
 namespace {
 
-bool isTrue(const std::string& text) { return text == "true" || text == "1"; }
+bool isTrue(const std::string& text)
+{
+    return text == "true" || text == "1";
+}
 
 // Whether any restriction criterion of the chain is an equality: without one no APID can come out,
 // and the container is not even laid out.
@@ -59,14 +61,18 @@ std::set<std::string> buildingBlocks(const SpaceSystemTree& tree)
 
 class Importer {
 public:
-    Importer(const XmlDocument& document, ImportReport& report) : m_document(document), m_report(report) {}
+    Importer(const XmlDocument& document, ImportReport& report)
+        : m_document(document)
+        , m_report(report)
+    { }
 
     mdb::MissionDatabase run()
     {
         mdb::MissionDatabase db;
         const XmlElement root = m_document.root();
         if (!root.isXtce() || root.localName() != "SpaceSystem") {
-            m_report.error(root, "", "the root element is <" + std::string(root.localName())
+            m_report.error(root, "",
+                "the root element is <" + std::string(root.localName())
                     + ">, not an XTCE SpaceSystem (in the XTCE 1.1 or 1.2 namespace, or in none)");
             return db;
         }
@@ -159,7 +165,8 @@ private:
                     firstSet = tm.child("ParameterSet");
             if (n > 0)
                 m_report.note(firstSet, system->path,
-                    std::to_string(n) + (n == 1 ? " parameter is" : " parameters are") + " in no packet and not imported: " + unused);
+                    std::to_string(n) + (n == 1 ? " parameter is" : " parameters are")
+                        + " in no packet and not imported: " + unused);
         }
     }
 
@@ -191,8 +198,8 @@ ImportResult importXtce(std::string_view xml, std::string_view fileName, const I
         result.diagnostics = report.takeDiagnostics();
         result.skipped = report.takeSkipped();
     } catch (const std::exception& e) {
-        result.diagnostics.push_back(
-            Diagnostic { Severity::Error, std::string("internal error in the XTCE importer: ") + e.what(), SourceLocation { file, 0, 0 } });
+        result.diagnostics.push_back(Diagnostic { Severity::Error,
+            std::string("internal error in the XTCE importer: ") + e.what(), SourceLocation { file, 0, 0 } });
     } catch (...) {
         result.diagnostics.push_back(
             Diagnostic { Severity::Error, "internal error in the XTCE importer", SourceLocation { file, 0, 0 } });
@@ -206,7 +213,8 @@ ImportResult readXtceFile(const std::string& path, const ImportOptions& options)
         return readFile(path, options);
     } catch (const std::exception& e) { // e.g. no memory for the text
         ImportResult result;
-        result.diagnostics.push_back(Diagnostic { Severity::Error, std::string("cannot read the file: ") + e.what(), SourceLocation { path, 0, 0 } });
+        result.diagnostics.push_back(Diagnostic {
+            Severity::Error, std::string("cannot read the file: ") + e.what(), SourceLocation { path, 0, 0 } });
         return result;
     }
 }
@@ -218,7 +226,8 @@ ImportResult readFile(const std::string& path, const ImportOptions& options)
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         ImportResult result;
-        result.diagnostics.push_back(Diagnostic { Severity::Error, "cannot open the file", SourceLocation { path, 0, 0 } });
+        result.diagnostics.push_back(
+            Diagnostic { Severity::Error, "cannot open the file", SourceLocation { path, 0, 0 } });
         return result;
     }
     in.seekg(0, std::ios::end);
@@ -227,7 +236,8 @@ ImportResult readFile(const std::string& path, const ImportOptions& options)
     if (size > kMaxXmlBytes) {
         ImportResult result;
         result.diagnostics.push_back(Diagnostic { Severity::Error,
-            "XML: the file has " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(kMaxXmlBytes),
+            "XML: the file has " + std::to_string(size) + " bytes, more than the limit of "
+                + std::to_string(kMaxXmlBytes),
             SourceLocation { path, 0, 0 } });
         return result;
     }
@@ -235,7 +245,8 @@ ImportResult readFile(const std::string& path, const ImportOptions& options)
     in.read(text.data(), static_cast<std::streamsize>(size));
     if (!in) {
         ImportResult result;
-        result.diagnostics.push_back(Diagnostic { Severity::Error, "cannot read the file", SourceLocation { path, 0, 0 } });
+        result.diagnostics.push_back(
+            Diagnostic { Severity::Error, "cannot read the file", SourceLocation { path, 0, 0 } });
         return result;
     }
     return importXtce(text, path, options);

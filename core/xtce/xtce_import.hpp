@@ -21,7 +21,7 @@ struct ImportOptions {
 
 struct ImportResult {
     mdb::MissionDatabase database; // complete only when ok()
-    Diagnostics diagnostics;       // errors and warnings, each with file:line:column
+    Diagnostics diagnostics; // errors and warnings, each with file:line:column
     // One line per construct not imported, "line:col: <path>: why" (lenient), and notes of what is
     // never imported (commands, parameters in no packet) in either mode.
     std::vector<std::string> skipped;
@@ -29,7 +29,8 @@ struct ImportResult {
 };
 
 // Never throws. fileName is only used in diagnostics.
-[[nodiscard]] ImportResult importXtce(std::string_view xml, std::string_view fileName, const ImportOptions& options = {});
+[[nodiscard]] ImportResult importXtce(
+    std::string_view xml, std::string_view fileName, const ImportOptions& options = {});
 
 // Reads and imports a file; an unreadable file gives one error naming the path.
 [[nodiscard]] ImportResult readXtceFile(const std::string& path, const ImportOptions& options = {});

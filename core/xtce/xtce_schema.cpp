@@ -1,11 +1,10 @@
 #include "core/xtce/xtce_schema.hpp"
 
+#include <cstring>
+#include <fstream>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlschemas.h>
-
-#include <cstring>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <string_view>
@@ -75,8 +74,8 @@ void collect(void* data, xmlErrorPtr error)
     while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
         message.pop_back();
     const std::string file = error->file != nullptr ? error->file : collector->file;
-    collector->diagnostics.push_back(Diagnostic {
-        error->level == XML_ERR_WARNING ? Severity::Warning : Severity::Error, message, SourceLocation { file, error->line, error->int2 } });
+    collector->diagnostics.push_back(Diagnostic { error->level == XML_ERR_WARNING ? Severity::Warning : Severity::Error,
+        message, SourceLocation { file, error->line, error->int2 } });
 }
 
 } // namespace
@@ -106,14 +105,16 @@ Diagnostics validateAgainstSchema(const std::string& xmlPath, const std::string&
     if (!context)
         return { Diagnostic { Severity::Error, "cannot create an XML parser", SourceLocation { xmlPath, 0, 0 } } };
     std::unique_ptr<xmlDoc, decltype(&xmlFreeDoc)> doc(
-        xmlCtxtReadFile(context.get(), xmlPath.c_str(), nullptr, XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
+        xmlCtxtReadFile(context.get(), xmlPath.c_str(), nullptr,
+            XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOERROR | XML_PARSE_NOWARNING),
         xmlFreeDoc);
     if (!doc || context->wellFormed == 0) {
         const xmlError* e = xmlCtxtGetLastError(context.get());
         std::string message = e != nullptr && e->message != nullptr ? e->message : "cannot read the file";
         while (!message.empty() && message.back() == '\n')
             message.pop_back();
-        return { Diagnostic { Severity::Error, "XML: " + message, SourceLocation { xmlPath, e != nullptr ? e->line : 0, e != nullptr ? e->int2 : 0 } } };
+        return { Diagnostic { Severity::Error, "XML: " + message,
+            SourceLocation { xmlPath, e != nullptr ? e->line : 0, e != nullptr ? e->int2 : 0 } } };
     }
     std::unique_ptr<xmlSchemaValidCtxt, decltype(&xmlSchemaFreeValidCtxt)> validator(
         xmlSchemaNewValidCtxt(schema.get()), xmlSchemaFreeValidCtxt);
@@ -122,8 +123,8 @@ Diagnostics validateAgainstSchema(const std::string& xmlPath, const std::string&
     xmlSchemaSetValidStructuredErrors(validator.get(), collect, &errors);
     const int rc = xmlSchemaValidateDoc(validator.get(), doc.get());
     if (rc < 0 && errors.diagnostics.empty())
-        errors.diagnostics.push_back(
-            Diagnostic { Severity::Error, "the schema validator failed (libxml2 internal error)", SourceLocation { xmlPath, 0, 0 } });
+        errors.diagnostics.push_back(Diagnostic { Severity::Error,
+            "the schema validator failed (libxml2 internal error)", SourceLocation { xmlPath, 0, 0 } });
     return std::move(errors.diagnostics);
 }
 

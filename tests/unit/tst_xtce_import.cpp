@@ -18,7 +18,10 @@ using namespace telestation::xtce;
 
 namespace {
 
-std::string dataPath(const std::string& relative) { return std::string(TELESTATION_REFERENCE_DATA_DIR) + "/" + relative; }
+std::string dataPath(const std::string& relative)
+{
+    return std::string(TELESTATION_REFERENCE_DATA_DIR) + "/" + relative;
+}
 
 std::string readAll(const std::string& path)
 {
@@ -202,19 +205,22 @@ std::string minimal(const std::string& types, const std::string& parameters, con
     return "<SpaceSystem name=\"M\">\n<TelemetryMetaData>\n<ParameterTypeSet>\n"
            "<IntegerParameterType name=\"U11\"><IntegerDataEncoding sizeInBits=\"11\"/></IntegerParameterType>\n"
            "<IntegerParameterType name=\"U5\"><IntegerDataEncoding sizeInBits=\"5\"/></IntegerParameterType>\n"
-        + types + "</ParameterTypeSet>\n<ParameterSet>\n<Parameter name=\"H\" parameterTypeRef=\"U5\"/>\n"
-                  "<Parameter name=\"APID\" parameterTypeRef=\"U11\"/>\n"
+        + types
+        + "</ParameterTypeSet>\n<ParameterSet>\n<Parameter name=\"H\" parameterTypeRef=\"U5\"/>\n"
+          "<Parameter name=\"APID\" parameterTypeRef=\"U11\"/>\n"
         + parameters + "</ParameterSet>\n<ContainerSet>\n" + containers
         + "</ContainerSet>\n</TelemetryMetaData>\n</SpaceSystem>\n";
 }
 
 std::string packet(const std::string& name, const std::string& entries, const std::string& extra = "")
 {
-    return "<SequenceContainer name=\"" + name + "\"><EntryList><ParameterRefEntry parameterRef=\"H\"/>"
-           "<ParameterRefEntry parameterRef=\"APID\"/>" + entries + "</EntryList>" + extra
-        + "<BaseContainer containerRef=\"" + name + "Base\"><RestrictionCriteria><Comparison parameterRef=\"APID\" value=\"7\"/>"
-          "</RestrictionCriteria></BaseContainer></SequenceContainer>\n<SequenceContainer name=\"" + name
-        + "Base\" abstract=\"true\"><EntryList/></SequenceContainer>\n";
+    return "<SequenceContainer name=\"" + name
+        + "\"><EntryList><ParameterRefEntry parameterRef=\"H\"/>"
+          "<ParameterRefEntry parameterRef=\"APID\"/>"
+        + entries + "</EntryList>" + extra + "<BaseContainer containerRef=\"" + name
+        + "Base\"><RestrictionCriteria><Comparison parameterRef=\"APID\" value=\"7\"/>"
+          "</RestrictionCriteria></BaseContainer></SequenceContainer>\n<SequenceContainer name=\""
+        + name + "Base\" abstract=\"true\"><EntryList/></SequenceContainer>\n";
 }
 
 // BogusSAT-1 with one packet added to SC001/BusElectronics that uses its telemetry types: the file
@@ -283,7 +289,8 @@ std::vector<std::vector<std::string>> readCsv(const std::string& path)
     return rows;
 }
 
-const char* const kHeaderNames[] = { "VERSION", "TYPE", "SEC_HDR_FLG", "PKT_APID", "SEQ_FLGS", "SRC_SEQ_CTR", "PKT_LEN" };
+const char* const kHeaderNames[]
+    = { "VERSION", "TYPE", "SEC_HDR_FLG", "PKT_APID", "SEQ_FLGS", "SRC_SEQ_CTR", "PKT_LEN" };
 
 } // namespace
 
@@ -323,8 +330,8 @@ private:
         QCOMPARE(p.length, (offset + 7) / 8);
         QVERIFY(p.variableLength);
         QCOMPARE(p.maxLength, 65542u);
-        QCOMPARE(p.criteria,
-            (std::vector<FieldCriterion> { { 0, 3, CompareOp::Equal, 0 }, { 3, 1, CompareOp::Equal, 0 } }));
+        QCOMPARE(
+            p.criteria, (std::vector<FieldCriterion> { { 0, 3, CompareOp::Equal, 0 }, { 3, 1, CompareOp::Equal, 0 } }));
     }
 
 private slots:
@@ -353,8 +360,9 @@ private slots:
         const auto result = readXtceFile(dataPath("missions/jpss1/contrived_inheritance_structure.xml"), { true });
         QVERIFY2(result.ok(), joined(result.diagnostics).c_str());
         // UNUSED is concrete, holds only the secondary header and has no APID: it is reported.
-        QCOMPARE(lines(result.skipped), lines({ "213:13: /Libera/UNUSED: no restriction criterion gives the APID (== on the 11 "
-                                        "bits at bit 5): the station could not tell its packets apart; not imported" }));
+        QCOMPARE(lines(result.skipped),
+            lines({ "213:13: /Libera/UNUSED: no restriction criterion gives the APID (== on the 11 "
+                    "bits at bit 5): the station could not tell its packets apart; not imported" }));
         checkJpssLayout(result.database);
         const auto plain = readXtceFile(dataPath("missions/jpss1/jpss1_geolocation_xtce_v1.xml"));
         QVERIFY(result.database.packets.front().parameters == plain.database.packets.front().parameters);
@@ -369,14 +377,17 @@ private slots:
         std::vector<std::string> names;
         for (const auto& p : packets)
             names.push_back(p.name + "@" + std::to_string(p.apid));
-        QCOMPARE(names, (std::vector<std::string> { "Sci0TypeZero@1424", "Sci0TypeNonZero@1424", "IDX_SCIFETCH@1425",
-                            "SciFetchTypeZero@1425", "SciFetchTypeNonZero@1425" }));
+        QCOMPARE(names,
+            (std::vector<std::string> { "Sci0TypeZero@1424", "Sci0TypeNonZero@1424", "IDX_SCIFETCH@1425",
+                "SciFetchTypeZero@1425", "SciFetchTypeNonZero@1425" }));
         const FieldCriterion version { 0, 3, CompareOp::Equal, 0 };
         const FieldCriterion type { 3, 1, CompareOp::Equal, 0 };
         QCOMPARE(packets[0].criteria, (std::vector<FieldCriterion> { version, type, { 128, 8, CompareOp::Equal, 1 } }));
-        QCOMPARE(packets[1].criteria, (std::vector<FieldCriterion> { version, type, { 128, 8, CompareOp::Greater, 1 } }));
+        QCOMPARE(
+            packets[1].criteria, (std::vector<FieldCriterion> { version, type, { 128, 8, CompareOp::Greater, 1 } }));
         QCOMPARE(packets[2].criteria, (std::vector<FieldCriterion> { version, type }));
-        QCOMPARE(packets[4].criteria, (std::vector<FieldCriterion> { version, type, { 128, 8, CompareOp::Greater, 1 } }));
+        QCOMPARE(
+            packets[4].criteria, (std::vector<FieldCriterion> { version, type, { 128, 8, CompareOp::Greater, 1 } }));
         QCOMPARE(findParameter(packets[0], "IDX__SCI0TYPE")->bitOffset, 128u);
         QCOMPARE(findParameter(packets[3], "IDX__SCIFETCHTYPE")->bitOffset, 128u);
 
@@ -415,9 +426,10 @@ private slots:
     {
         const auto result = readXtceFile(dataPath("xtce/BogusSAT-1.xml"));
         QVERIFY(!result.ok());
-        QCOMPARE(lines(located(result.diagnostics)), lines({ "994:6: error: /BogusSAT/SC001/BusElectronics/SensorHistoryBuffer: no restriction "
-                                        "criterion gives the APID (== on the 11 bits at bit 5): the station could not tell its "
-                                        "packets apart; not imported" }));
+        QCOMPARE(lines(located(result.diagnostics)),
+            lines({ "994:6: error: /BogusSAT/SC001/BusElectronics/SensorHistoryBuffer: no restriction "
+                    "criterion gives the APID (== on the 11 bits at bit 5): the station could not tell its "
+                    "packets apart; not imported" }));
         QCOMPARE(result.diagnostics.front().where.file, dataPath("xtce/BogusSAT-1.xml"));
     }
 
@@ -428,15 +440,21 @@ private slots:
         QCOMPARE(result.database.name, std::string("BogusSAT"));
         QVERIFY(result.database.packets.empty()); // no concrete container of the file has an APID
         // The exact list: a new report must be a decision, not an accident.
-        QCOMPARE(lines(result.skipped), lines({
-                "994:6: /BogusSAT/SC001/BusElectronics/SensorHistoryBuffer: no restriction criterion gives the APID (== on "
+        QCOMPARE(lines(result.skipped),
+            lines({
+                "994:6: /BogusSAT/SC001/BusElectronics/SensorHistoryBuffer: no restriction criterion gives the APID "
+                "(== on "
                 "the 11 bits at bit 5): the station could not tell its packets apart; not imported",
                 "208:2: /BogusSAT: CommandMetaData: commands are not imported (telemetry only)",
-                "124:3: /BogusSAT: 12 parameters are in no packet and not imported: Array_with_dimensionList, CCSDSAPID, "
-                "CCSDSGroupFlags, CCSDSPacketLength, CCSDSSCID, CCSDSSecH, CCSDSSourceSequenceCount, CCSDSType, CCSDSVCID, "
+                "124:3: /BogusSAT: 12 parameters are in no packet and not imported: Array_with_dimensionList, "
+                "CCSDSAPID, "
+                "CCSDSGroupFlags, CCSDSPacketLength, CCSDSSCID, CCSDSSecH, CCSDSSourceSequenceCount, CCSDSType, "
+                "CCSDSVCID, "
                 "CCSDSVersion, Mission, TM_CHECKSUM",
-                "787:5: /BogusSAT/SC001/BusElectronics: 35 parameters are in no packet and not imported: Battery_Charge_Mode, "
-                "Battery_Current, Battery_State_Of_Charge, Battery_State_Of_Charge_Custom, Battery_Voltage, Bus_Fault_Message, "
+                "787:5: /BogusSAT/SC001/BusElectronics: 35 parameters are in no packet and not imported: "
+                "Battery_Charge_Mode, "
+                "Battery_Current, Battery_State_Of_Charge, Battery_State_Of_Charge_Custom, Battery_Voltage, "
+                "Bus_Fault_Message, "
                 "EarthSensorLevel, EarthSensorMode, Float_MathOpCal_1, Float_MathOpCal_10, Float_MathOpCal_2, "
                 "Float_MathOpCal_3, Float_MathOpCal_4, Float_MathOpCal_5, Float_MathOpCal_6, Float_MathOpCal_7, "
                 "Float_MathOpCal_8, Float_MathOpCal_9, Float_Missing_PolyTerms, Float_Order0_PolyTerms, "
@@ -464,7 +482,8 @@ private slots:
         QCOMPARE(p.name, std::string("TestPacket"));
         QCOMPARE(p.apid, std::uint16_t { 100 });
         QCOMPARE(p.aliases, (std::vector<Alias> { { "test", "TP" } }));
-        QCOMPARE(p.criteria, (std::vector<FieldCriterion> { { 0, 3, CompareOp::Equal, 0 }, { 3, 1, CompareOp::Equal, 0 } }));
+        QCOMPARE(
+            p.criteria, (std::vector<FieldCriterion> { { 0, 3, CompareOp::Equal, 0 }, { 3, 1, CompareOp::Equal, 0 } }));
 
         // Polynomial and context calibrators (the context names the enumeration's code).
         const ParameterDef* sun = findParameter(p, "SunSensorLevel");
@@ -495,7 +514,8 @@ private slots:
         QCOMPARE(solar->aliases, (std::vector<Alias> { { "ID", "100345" }, { "FOO", "Hello" } }));
         QCOMPARE(std::get<PolynomialCalibrator>(findParameter(p, "Quadratic_Demo")->calibrator).coefficients,
             (std::vector<double> { -8, 2, 1 }));
-        QCOMPARE(std::get<PointPairCalibrator>(findParameter(p, "Spline_Demo")->calibrator).points.size(), std::size_t { 6 });
+        QCOMPARE(std::get<PointPairCalibrator>(findParameter(p, "Spline_Demo")->calibrator).points.size(),
+            std::size_t { 6 });
         // Boolean: 0 and 1..max.
         const ParameterDef* charge = findParameter(p, "Battery_Charge_Mode");
         QCOMPARE(std::get<EnumerationCalibrator>(charge->calibrator).states,
@@ -514,14 +534,16 @@ private slots:
             const ParameterDef* element = findParameter(p, "Array_with_dimensionList[" + std::to_string(i) + "]");
             QVERIFY(element != nullptr);
             QCOMPARE(element->bitLength, 3u);
-            QCOMPARE(element->bitOffset, findParameter(p, "Array_with_dimensionList[0]")->bitOffset + 3u * static_cast<unsigned>(i));
+            QCOMPARE(element->bitOffset,
+                findParameter(p, "Array_with_dimensionList[0]")->bitOffset + 3u * static_cast<unsigned>(i));
         }
         // An enumeration range cut to the 4-bit field (a warning).
         QCOMPARE(std::get<EnumerationCalibrator>(findParameter(p, "Payload_1_Phase")->calibrator).states.back(),
             (State { 6, 15, "FAILED" }));
         // MILSTD_1750A is not imported but keeps its place.
         QVERIFY(findParameter(p, "Basic_MilFloat32") == nullptr);
-        QCOMPARE(findParameter(p, "Basic_int32_signmag")->bitOffset, findParameter(p, "Payload_1_Phase")->bitOffset + 4 + 32);
+        QCOMPARE(findParameter(p, "Basic_int32_signmag")->bitOffset,
+            findParameter(p, "Payload_1_Phase")->bitOffset + 4 + 32);
         QCOMPARE(findParameter(p, "Basic_int32_signmag")->type, DataType::SignMagnitudeInt);
         QCOMPARE(findParameter(p, "Payload_MD5")->type, DataType::Bytes);
         QCOMPARE(findParameter(p, "Payload_MD5")->bitLength, 128u);
@@ -530,7 +552,8 @@ private slots:
         QCOMPARE(busFault->type, DataType::String);
         QCOMPARE(busFault->bitLength, 128u);
         QCOMPARE(busFault->placement, Placement::Absolute);
-        QCOMPARE(busFault->includeWhen, (std::vector<Condition> { { "Battery_Charge_Mode", CompareOp::Equal, 1.0, false } }));
+        QCOMPARE(busFault->includeWhen,
+            (std::vector<Condition> { { "Battery_Charge_Mode", CompareOp::Equal, 1.0, false } }));
         const ParameterDef* payloadFault = findParameter(p, "Payload_Fault_Message");
         QCOMPARE(payloadFault->size.kind, SizeKind::Terminated);
         QCOMPARE(payloadFault->size.terminator, std::uint8_t { 0 });
@@ -545,15 +568,20 @@ private slots:
         for (const auto& line : result.skipped)
             if (line.find("in no packet") == std::string::npos)
                 reports.push_back(line);
-        QCOMPARE(lines(reports), lines({
+        QCOMPARE(lines(reports),
+            lines({
                 "767:11: /BogusSAT/SC001/BusElectronics/EarthSensorSplineCalType: a SplineCalibrator of order 0 is not "
                 "supported (order 1 only)",
-                "285:7: /BogusSAT/SC001/BusElectronics/Battery_Voltage_Type: ContextAlarmList is not supported; only the "
+                "285:7: /BogusSAT/SC001/BusElectronics/Battery_Voltage_Type: ContextAlarmList is not supported; only "
+                "the "
                 "DefaultAlarm is imported",
-                "486:61: /BogusSAT/SC001/BusElectronics/Float_MathOpCal_1_Type: MathOperationCalibrator is not supported",
-                "1352:7: /BogusSAT/SC001/Payload1/Basic_MilFloat32_Type: FloatDataEncoding encoding 'MILSTD_1750A' is not "
+                "486:61: /BogusSAT/SC001/BusElectronics/Float_MathOpCal_1_Type: MathOperationCalibrator is not "
+                "supported",
+                "1352:7: /BogusSAT/SC001/Payload1/Basic_MilFloat32_Type: FloatDataEncoding encoding 'MILSTD_1750A' is "
+                "not "
                 "supported (only IEEE754_1985 / IEEE754)",
-                "1025:6: /BogusSAT/SC001/BusElectronics/SensorHistoryBuffer: no restriction criterion gives the APID (== on "
+                "1025:6: /BogusSAT/SC001/BusElectronics/SensorHistoryBuffer: no restriction criterion gives the APID "
+                "(== on "
                 "the 11 bits at bit 5): the station could not tell its packets apart; not imported",
                 "208:2: /BogusSAT: CommandMetaData: commands are not imported (telemetry only)",
             }));
@@ -613,8 +641,9 @@ private slots:
         // The label of a range of codes: two conditions.
         const ParameterDef* name = findParameter(p, "NAME");
         QCOMPARE(name->bitOffset, offset);
-        QCOMPARE(name->includeWhen, (std::vector<Condition> { { "MODE", CompareOp::GreaterOrEqual, 2, false },
-                                        { "MODE", CompareOp::LessOrEqual, 9, false } }));
+        QCOMPARE(name->includeWhen,
+            (std::vector<Condition> {
+                { "MODE", CompareOp::GreaterOrEqual, 2, false }, { "MODE", CompareOp::LessOrEqual, 9, false } }));
         // The same parameter twice: "#2"; located from the container start, so absolute.
         const ParameterDef* again = findParameter(p, "LEN#2");
         QVERIFY(again != nullptr);
@@ -632,17 +661,22 @@ private slots:
             "<StringParameterType name=\"S\"><StringDataEncoding><Variable maxSizeInBits=\"320\"><DynamicValue>"
             "<ParameterInstanceRef parameterRef=\"N\"/><LinearAdjustment slope=\"8\"/></DynamicValue></Variable>"
             "</StringDataEncoding></StringParameterType>\n"
-            "<AbsoluteTimeParameterType name=\"T\"><Encoding scale=\"0.001\" units=\"seconds\"><IntegerDataEncoding sizeInBits=\"32\"/></Encoding>"
+            "<AbsoluteTimeParameterType name=\"T\"><Encoding scale=\"0.001\" units=\"seconds\"><IntegerDataEncoding "
+            "sizeInBits=\"32\"/></Encoding>"
             "<ReferenceTime><Epoch>2000-01-01T00:00:00Z</Epoch></ReferenceTime></AbsoluteTimeParameterType>\n"
             "<IntegerParameterType name=\"U8\"><IntegerDataEncoding sizeInBits=\"8\"/></IntegerParameterType>\n",
             "<Parameter name=\"N\" parameterTypeRef=\"U8\"/>\n<Parameter name=\"TEXT\" parameterTypeRef=\"S\"/>\n"
             "<Parameter name=\"TIME\" parameterTypeRef=\"T\"/>\n<Parameter name=\"X\" parameterTypeRef=\"U8\"/>\n"
             "<Parameter name=\"Y\" parameterTypeRef=\"U8\"/>\n",
-            packet("P", "<ParameterRefEntry parameterRef=\"N\"/><ParameterRefEntry parameterRef=\"TEXT\"/><ParameterRefEntry parameterRef=\"TIME\"/>"
-                        "<ParameterRefEntry parameterRef=\"X\"><IncludeCondition><Comparison parameterRef=\"TIME\" comparisonOperator=\"&gt;\" "
-                        "value=\"2020-01-01T00:00:00Z\"/></IncludeCondition></ParameterRefEntry>"
-                        "<ParameterRefEntry parameterRef=\"Y\"><IncludeCondition><Comparison parameterRef=\"TIME\" comparisonOperator=\"&lt;\" "
-                        "value=\"5\"/></IncludeCondition></ParameterRefEntry>"));
+            packet("P",
+                "<ParameterRefEntry parameterRef=\"N\"/><ParameterRefEntry parameterRef=\"TEXT\"/><ParameterRefEntry "
+                "parameterRef=\"TIME\"/>"
+                "<ParameterRefEntry parameterRef=\"X\"><IncludeCondition><Comparison parameterRef=\"TIME\" "
+                "comparisonOperator=\"&gt;\" "
+                "value=\"2020-01-01T00:00:00Z\"/></IncludeCondition></ParameterRefEntry>"
+                "<ParameterRefEntry parameterRef=\"Y\"><IncludeCondition><Comparison parameterRef=\"TIME\" "
+                "comparisonOperator=\"&lt;\" "
+                "value=\"5\"/></IncludeCondition></ParameterRefEntry>"));
         const auto result = importXtce(text, "v.xml");
         QVERIFY2(result.ok(), joined(result.diagnostics).c_str());
         const PacketDef& p = result.database.packets.front();
@@ -652,61 +686,82 @@ private slots:
         const ParameterDef* t = findParameter(p, "TIME");
         QCOMPARE(t->placement, Placement::AfterPrevious);
         QCOMPARE(std::get<TimeCalibrator>(t->calibrator), (TimeCalibrator { 946684800.0, 0.001, 0.0 }));
-        QCOMPARE(findParameter(p, "X")->includeWhen, (std::vector<Condition> { { "TIME", CompareOp::Greater, 1577836800.0, true } }));
-        QCOMPARE(findParameter(p, "Y")->includeWhen, (std::vector<Condition> { { "TIME", CompareOp::Less, 5.0, true } }));
+        QCOMPARE(findParameter(p, "X")->includeWhen,
+            (std::vector<Condition> { { "TIME", CompareOp::Greater, 1577836800.0, true } }));
+        QCOMPARE(
+            findParameter(p, "Y")->includeWhen, (std::vector<Condition> { { "TIME", CompareOp::Less, 5.0, true } }));
     }
 
     void badInput_data()
     {
         QTest::addColumn<std::string>("text");
         QTest::addColumn<std::string>("expected"); // line:col: error: message (without the file)
-        QTest::newRow("malformed") << std::string("<SpaceSystem name=\"M\">\n  <TelemetryMetaData>\n  </Telemetry>\n</SpaceSystem>\n")
-                                   << std::string("3:15: error: XML: Opening and ending tag mismatch: TelemetryMetaData line 2 and Telemetry");
-        QTest::newRow("truncated") << smallDocument("", "").substr(0, 1500)
-                                   << std::string("29:4: error: XML: Premature end of data in tag FloatParameterType line 19");
+        QTest::newRow("malformed")
+            << std::string("<SpaceSystem name=\"M\">\n  <TelemetryMetaData>\n  </Telemetry>\n</SpaceSystem>\n")
+            << std::string("3:15: error: XML: Opening and ending tag mismatch: TelemetryMetaData line 2 and Telemetry");
+        QTest::newRow("truncated") << smallDocument("", "").substr(
+            0, 1500) << std::string("29:4: error: XML: Premature end of data in tag FloatParameterType line 19");
         QTest::newRow("empty") << std::string() << std::string("1:1: error: XML: Document is empty");
         QTest::newRow("not SpaceSystem") << std::string("<?xml version=\"1.0\"?>\n<Telemetry/>\n")
-                                         << std::string("2:1: error: the root element is <Telemetry>, not an XTCE SpaceSystem (in the XTCE 1.1 or 1.2 namespace, or in none)");
+                                         << std::string("2:1: error: the root element is <Telemetry>, not an XTCE "
+                                                        "SpaceSystem (in the XTCE 1.1 or 1.2 namespace, or in none)");
         QTest::newRow("other namespace") << std::string("<s:SpaceSystem xmlns:s=\"urn:other\" name=\"M\"/>\n")
-                                         << std::string("1:1: error: the root element is <SpaceSystem>, not an XTCE SpaceSystem (in the XTCE 1.1 or 1.2 namespace, or in none)");
+                                         << std::string("1:1: error: the root element is <SpaceSystem>, not an XTCE "
+                                                        "SpaceSystem (in the XTCE 1.1 or 1.2 namespace, or in none)");
         QTest::newRow("entity declaration")
-            << std::string("<?xml version=\"1.0\"?>\n<!DOCTYPE SpaceSystem [<!ENTITY a \"aaaaaaaaaa\">]>\n<SpaceSystem name=\"&a;\"/>\n")
+            << std::string("<?xml version=\"1.0\"?>\n<!DOCTYPE SpaceSystem [<!ENTITY a \"aaaaaaaaaa\">]>\n<SpaceSystem "
+                           "name=\"&a;\"/>\n")
             << std::string("2:1: error: XML: a document type declaration (DOCTYPE) is not accepted in XTCE");
         QTest::newRow("cyclic inheritance")
-            << minimal("", "", "<SequenceContainer name=\"A\"><EntryList/><BaseContainer containerRef=\"B\"/></SequenceContainer>\n"
-                               "<SequenceContainer name=\"B\" abstract=\"true\"><EntryList/><BaseContainer containerRef=\"A\"/></SequenceContainer>\n")
+            << minimal("", "",
+                   "<SequenceContainer name=\"A\"><EntryList/><BaseContainer containerRef=\"B\"/></SequenceContainer>\n"
+                   "<SequenceContainer name=\"B\" abstract=\"true\"><EntryList/><BaseContainer "
+                   "containerRef=\"A\"/></SequenceContainer>\n")
             << std::string("13:57: error: /M/B: cycle in container inheritance: /M/A -> /M/B -> /M/A");
         QTest::newRow("cyclic ContainerRefEntry")
-            << minimal("", "", packet("P", "<ContainerRefEntry containerRef=\"C\"/>")
-                    + "<SequenceContainer name=\"C\" abstract=\"true\"><EntryList><ContainerRefEntry containerRef=\"C\"/></EntryList></SequenceContainer>\n")
+            << minimal("", "",
+                   packet("P", "<ContainerRefEntry containerRef=\"C\"/>")
+                       + "<SequenceContainer name=\"C\" abstract=\"true\"><EntryList><ContainerRefEntry "
+                         "containerRef=\"C\"/></EntryList></SequenceContainer>\n")
             << std::string("14:1: error: /M/C: cycle through ContainerRefEntry: /M/C -> /M/C");
         QTest::newRow("unresolved parameterTypeRef")
-            << minimal("", "<Parameter name=\"X\" parameterTypeRef=\"Nowhere/T\"/>\n", packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
+            << minimal("", "<Parameter name=\"X\" parameterTypeRef=\"Nowhere/T\"/>\n",
+                   packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
             << std::string("10:1: error: /M/X: unresolved parameter type reference 'Nowhere/T' (from space system /M)");
         QTest::newRow("unresolved parameterRef")
             << minimal("", "", packet("P", "<ParameterRefEntry parameterRef=\"../Y\"/>"))
             << std::string("12:117: error: /M/P: unresolved parameter reference '../Y' (from space system /M)");
         QTest::newRow("absurd array")
             << minimal("<ArrayParameterType name=\"Big\" arrayTypeRef=\"U5\"><DimensionList>"
-                       "<Dimension><StartingIndex><FixedValue>0</FixedValue></StartingIndex><EndingIndex><FixedValue>999</FixedValue></EndingIndex></Dimension>"
-                       "<Dimension><StartingIndex><FixedValue>0</FixedValue></StartingIndex><EndingIndex><FixedValue>999</FixedValue></EndingIndex></Dimension>"
+                       "<Dimension><StartingIndex><FixedValue>0</FixedValue></"
+                       "StartingIndex><EndingIndex><FixedValue>999</FixedValue></EndingIndex></Dimension>"
+                       "<Dimension><StartingIndex><FixedValue>0</FixedValue></"
+                       "StartingIndex><EndingIndex><FixedValue>999</FixedValue></EndingIndex></Dimension>"
                        "</DimensionList></ArrayParameterType>\n",
-                   "<Parameter name=\"X\" parameterTypeRef=\"Big\"/>\n", packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
+                   "<Parameter name=\"X\" parameterTypeRef=\"Big\"/>\n",
+                   packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
             << std::string("6:50: error: /M/Big: the array has more than 100000 members; refused as absurd");
         QTest::newRow("65-bit integer")
-            << minimal("<IntegerParameterType name=\"W\"><IntegerDataEncoding sizeInBits=\"65\"/></IntegerParameterType>\n",
-                   "<Parameter name=\"X\" parameterTypeRef=\"W\"/>\n", packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
-            << std::string("6:32: error: /M/W: IntegerDataEncoding of 65 bits: integers wider than 64 bits are not supported");
+            << minimal(
+                   "<IntegerParameterType name=\"W\"><IntegerDataEncoding sizeInBits=\"65\"/></IntegerParameterType>\n",
+                   "<Parameter name=\"X\" parameterTypeRef=\"W\"/>\n",
+                   packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
+            << std::string(
+                   "6:32: error: /M/W: IntegerDataEncoding of 65 bits: integers wider than 64 bits are not supported");
         QTest::newRow("huge string")
-            << minimal("<StringParameterType name=\"S\"><StringDataEncoding><SizeInBits><Fixed><FixedValue>9999999</FixedValue></Fixed></SizeInBits></StringDataEncoding></StringParameterType>\n",
-                   "<Parameter name=\"X\" parameterTypeRef=\"S\"/>\n", packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
+            << minimal("<StringParameterType "
+                       "name=\"S\"><StringDataEncoding><SizeInBits><Fixed><FixedValue>9999999</FixedValue></Fixed></"
+                       "SizeInBits></StringDataEncoding></StringParameterType>\n",
+                   "<Parameter name=\"X\" parameterTypeRef=\"S\"/>\n",
+                   packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"))
             << std::string("6:70: error: /M/S: a string of 9999999 bits is absurd (more than 65,536 bytes)");
         QTest::newRow("duplicate parameter")
             << minimal("", "<Parameter name=\"APID\" parameterTypeRef=\"U5\"/>\n", packet("P", ""))
             << std::string("10:1: error: /M/APID: duplicate parameter name in space system /M (first at line 9)");
         QTest::newRow("two APIDs")
             << minimal("", "",
-                   "<SequenceContainer name=\"P\"><EntryList><ParameterRefEntry parameterRef=\"H\"/><ParameterRefEntry parameterRef=\"APID\"/>"
+                   "<SequenceContainer name=\"P\"><EntryList><ParameterRefEntry parameterRef=\"H\"/><ParameterRefEntry "
+                   "parameterRef=\"APID\"/>"
                    "</EntryList><BaseContainer containerRef=\"PBase\"><RestrictionCriteria><ComparisonList>"
                    "<Comparison parameterRef=\"APID\" value=\"8\"/><Comparison parameterRef=\"APID\" value=\"7\"/>"
                    "</ComparisonList></RestrictionCriteria></BaseContainer></SequenceContainer>\n"
@@ -716,16 +771,24 @@ private slots:
             // Each level includes the next one twice: 2^20 entries unless refused.
             std::string levels = packet("P", "<ContainerRefEntry containerRef=\"L0\"/>");
             for (int i = 0; i < 20; ++i) {
-                const std::string next = i == 19 ? "<ParameterRefEntry parameterRef=\"H\"/><ParameterRefEntry parameterRef=\"H\"/>"
-                                                 : "<ContainerRefEntry containerRef=\"L" + std::to_string(i + 1) + "\"/><ContainerRefEntry containerRef=\"L"
-                        + std::to_string(i + 1) + "\"/>";
-                levels += "<SequenceContainer name=\"L" + std::to_string(i) + "\" abstract=\"true\"><EntryList>" + next + "</EntryList></SequenceContainer>\n";
+                const std::string next = i == 19
+                    ? "<ParameterRefEntry parameterRef=\"H\"/><ParameterRefEntry parameterRef=\"H\"/>"
+                    : "<ContainerRefEntry containerRef=\"L" + std::to_string(i + 1)
+                        + "\"/><ContainerRefEntry containerRef=\"L" + std::to_string(i + 1) + "\"/>";
+                levels += "<SequenceContainer name=\"L" + std::to_string(i) + "\" abstract=\"true\"><EntryList>" + next
+                    + "</EntryList></SequenceContainer>\n";
             }
-            QTest::newRow("exponential ContainerRefEntry") << minimal("", "", levels)
-                << std::string("32:58: error: /M/L18: the flattened container has more than 100000 entries; refused as absurd");
+            QTest::newRow("exponential ContainerRefEntry")
+                << minimal("", "", levels)
+                << std::string(
+                       "32:58: error: /M/L18: the flattened container has more than 100000 entries; refused as absurd");
         }
         QTest::newRow("absurd location")
-            << minimal("", "", packet("P", "<ParameterRefEntry parameterRef=\"H\"><LocationInContainerInBits><FixedValue>9223372036854775807</FixedValue></LocationInContainerInBits></ParameterRefEntry>"))
+            << minimal("", "",
+                   packet("P",
+                       "<ParameterRefEntry "
+                       "parameterRef=\"H\"><LocationInContainerInBits><FixedValue>9223372036854775807</FixedValue></"
+                       "LocationInContainerInBits></ParameterRefEntry>"))
             << std::string("12:180: error: /M/P: a location of 9223372036854775807 bits is beyond the largest packet");
     }
     void badInput()
@@ -766,19 +829,23 @@ private slots:
 
     void unsupportedIsAnErrorUnlessLenient()
     {
-        const std::string text = minimal("<IntegerParameterType name=\"B\"><IntegerDataEncoding sizeInBits=\"8\" encoding=\"BCD\"/></IntegerParameterType>\n",
+        const std::string text = minimal("<IntegerParameterType name=\"B\"><IntegerDataEncoding sizeInBits=\"8\" "
+                                         "encoding=\"BCD\"/></IntegerParameterType>\n",
             "<Parameter name=\"X\" parameterTypeRef=\"B\"/>\n<Parameter name=\"Z\" parameterTypeRef=\"U5\"/>\n",
-            packet("P", "<ParameterRefEntry parameterRef=\"X\"/><ParameterRefEntry parameterRef=\"Z\"><RepeatEntry/></ParameterRefEntry>")
+            packet("P",
+                "<ParameterRefEntry parameterRef=\"X\"/><ParameterRefEntry "
+                "parameterRef=\"Z\"><RepeatEntry/></ParameterRefEntry>")
                 + packet("Q", "<ParameterRefEntry parameterRef=\"X\"/><ParameterRefEntry parameterRef=\"Z\"/>"));
         const auto strict = importXtce(text, "u.xml");
         QVERIFY(!strict.ok());
         const auto lenient = importXtce(text, "u.xml", { true });
         QVERIFY2(lenient.ok(), joined(lenient.diagnostics).c_str());
-        QCOMPARE(lines(lenient.skipped), lines({
-                                      "15:190: /M/P: RepeatEntry is not supported",
-                                      "15:1: /M/P: the container is not imported as a packet",
-                                      "6:32: /M/B: IntegerDataEncoding encoding 'BCD' is not supported",
-                                  }));
+        QCOMPARE(lines(lenient.skipped),
+            lines({
+                "15:190: /M/P: RepeatEntry is not supported",
+                "15:1: /M/P: the container is not imported as a packet",
+                "6:32: /M/B: IntegerDataEncoding encoding 'BCD' is not supported",
+            }));
         QCOMPARE(lenient.database.packets.size(), std::size_t { 1 });
         const PacketDef& q = lenient.database.packets.front();
         QCOMPARE(q.name, std::string("Q"));
@@ -837,8 +904,9 @@ private slots:
         for (const auto& q : p.parameters)
             names.push_back(q.name + "=" + q.path);
         // H is in two space systems: both are named by their paths; Y appears twice.
-        QCOMPARE(names, (std::vector<std::string> { "/Root/H=/Root/H", "APID=/Root/APID", "X=/Root/A/X", "Y=/Root/A/B/Y",
-                            "Y#2=/Root/A/B/Y", "/Root/A/H=/Root/A/H" }));
+        QCOMPARE(names,
+            (std::vector<std::string> { "/Root/H=/Root/H", "APID=/Root/APID", "X=/Root/A/X", "Y=/Root/A/B/Y",
+                "Y#2=/Root/A/B/Y", "/Root/A/H=/Root/A/H" }));
     }
 
     void looksLikeXtceByContent()
@@ -860,7 +928,8 @@ private slots:
         std::vector<int> jpssLines;
         for (const auto& d : jpss)
             jpssLines.push_back(d.where.line);
-        QCOMPARE(jpssLines, (std::vector<int> { 3, 3, 78, 84, 88 })); // Header author/validationStatus, encoding "IEEE754"
+        QCOMPARE(
+            jpssLines, (std::vector<int> { 3, 3, 78, 84, 88 })); // Header author/validationStatus, encoding "IEEE754"
         QVERIFY(jpss[2].message.find("'IEEE754'") != std::string::npos);
         const auto idex = validateAgainstSchema(dataPath("missions/idex/idex_combined_science_definition.xml"), xsd11);
         QCOMPARE(idex.size(), std::size_t { 1 });
@@ -876,7 +945,8 @@ private slots:
         const std::string good = dir.filePath(QStringLiteral("good.xml")).toStdString();
         const std::string bad = dir.filePath(QStringLiteral("bad.xml")).toStdString();
         {
-            std::ofstream(good) << "<SpaceSystem xmlns=\"" << kNs12 << "\" name=\"S\"><TelemetryMetaData/></SpaceSystem>\n";
+            std::ofstream(good) << "<SpaceSystem xmlns=\"" << kNs12
+                                << "\" name=\"S\"><TelemetryMetaData/></SpaceSystem>\n";
             std::ofstream(bad) << "<SpaceSystem xmlns=\"" << kNs12 << "\" name=\"S\">\n<Telemetry/>\n</SpaceSystem>\n";
         }
         const std::string xsd12 = dataPath("xtce/SpaceSystemV1.2.xsd");
