@@ -5,6 +5,7 @@
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/mdb/validate.hpp"
+#include "core/tools/mdb_decode.hpp"
 #include "core/xtce/xtce_export.hpp"
 #include "core/xtce/xtce_import.hpp"
 #include "telestation_version.hpp"
@@ -42,6 +43,10 @@ constexpr std::string_view kUsage
       "  check FILE [--lenient]    Load and validate a .mdb, .tdef or XTCE file (told apart by content) and\n"
       "                            print its errors and warnings.\n"
       "  summary FILE [--lenient]  Print the mission, its counts and one line per packet.\n"
+      "  decode --mdb MISSION --input FILE [options]\n"
+      "                            Decode a file of space packets or a recording into CSV or JSON lines\n"
+      "                            (options: telestation-mdb decode --help; exits 3 when packets were\n"
+      "                            unknown or malformed).\n"
       "\n"
       "Options:\n"
       "  -h, --help                Show this help.\n"
@@ -282,6 +287,8 @@ int run(const std::vector<std::string>& args)
     }
     if (first.starts_with('-'))
         return usageError("unknown option '" + first + "'");
+    if (first == "decode")
+        return tools::runDecode(std::span<const std::string>(args).subspan(1));
 
     const Command* command = nullptr;
     for (const auto& c : kCommands)
