@@ -22,8 +22,10 @@ void ProgressBar::update(double fraction, std::uint64_t packets)
     constexpr int kWidth = 40;
     fraction = std::clamp(fraction, 0.0, 1.0);
     const int filled = static_cast<int>(std::floor(fraction * kWidth));
-    m_line = "\rdecoding " + std::to_string(static_cast<int>(std::floor(fraction * 100)));
-    m_line += "% [" + std::string(static_cast<std::size_t>(filled), '#')
+    char percent[8];
+    std::snprintf(percent, sizeof percent, "%3d%%", static_cast<int>(std::floor(fraction * 100)));
+    m_line = std::string("\rdecoding ") + percent;
+    m_line += " [" + std::string(static_cast<std::size_t>(filled), '#')
         + std::string(static_cast<std::size_t>(kWidth - filled), ' ') + "]  ";
     m_line += byteSize(static_cast<std::uint64_t>(fraction * static_cast<double>(m_totalBytes))) + " of "
         + byteSize(m_totalBytes) + "  " + groupedNumber(packets) + " packets\x1b[K";
