@@ -2,6 +2,9 @@
 
 #include "ui/widgets/mission_browser.hpp"
 
+#include "core/mdb/validate.hpp"
+#include "core/xtce/xtce_import.hpp"
+
 #include <QAbstractTableModel>
 #include <QApplication>
 #include <QDialogButtonBox>
@@ -66,6 +69,35 @@ QString displayText(const QByteArray& content)
     text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
     text.replace(QLatin1Char('\r'), QLatin1Char(' ')); // a blank to the parser too, same width in bytes
     return text;
+}
+
+// XTCE is XML: its first character (after a byte-order mark and blanks) opens a tag. A text definition
+// starts with a keyword or a comment.
+bool looksLikeXml(const QByteArray& content)
+{
+    qsizetype i = content.startsWith("\xEF\xBB\xBF") ? 3 : 0;
+    while (i < content.size() && (content[i] == ' ' || content[i] == '\t' || content[i] == '\r' || content[i] == '\n'))
+        ++i;
+    return i < content.size() && content[i] == '<';
+}
+
+// An XTCE file, imported leniently so that the browser shows what can be used: what the importer does
+// not support is listed as a warning at its line; what is wrong with the file is an error. The
+// mission database's own validation follows, as for a text definition.
+mdb::ImportResult importXml(const QByteArray& content, const QString& fileName)
+{
+    xtce::ImportOptions options;
+    options.lenient = true;
+    xtce::ImportResult imported = xtce::importXtce(
+        std::string_view(content.constData(), static_cast<std::size_t>(content.size())), fileName.toStdString(), options);
+    mdb::ImportResult out;
+    out.diagnostics = std::move(imported.diagnostics);
+    if (imported.ok()) {
+        out.database = std::move(imported.database);
+        for (auto& d : mdb::toDiagnostics(mdb::validate(out.database), fileName.toStdString()))
+            out.diagnostics.push_back(std::move(d));
+    }
+    return out;
 }
 
 } // namespace
@@ -388,8 +420,10 @@ bool DefinitionFileDialog::setDefinition(const QByteArray& content, const QStrin
     m_browser->setDatabase(nullptr); // it points into m_result, which is replaced
     m_fileName = fileName;
     m_readFailed = false;
-    m_result = mdb::parseText(std::string_view(content.constData(), static_cast<std::size_t>(content.size())),
-                              fileName.toStdString());
+    m_result = looksLikeXml(content)
+        ? importXml(content, fileName)
+        : mdb::parseText(std::string_view(content.constData(), static_cast<std::size_t>(content.size())),
+                         fileName.toStdString());
     std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
                      [](const Diagnostic& a, const Diagnostic& b) {
                          return std::pair(a.where.line, a.where.column) < std::pair(b.where.line, b.where.column);

@@ -4,7 +4,9 @@
 #include "core/mdb/text_format.hpp"
 #include "ui/models/value_table_model.hpp"
 
+#include <QDateTime>
 #include <QFont>
+#include <QTimeZone>
 #include <QLocale>
 #include <QMimeData>
 
@@ -112,11 +114,64 @@ QString lengthText(const mdb::PacketDef& p)
     return MissionTreeModel::tr("%1 bytes").arg(p.length);
 }
 
+QString compareText(mdb::CompareOp op)
+{
+    switch (op) {
+    case mdb::CompareOp::Equal: return QStringLiteral("=");
+    case mdb::CompareOp::NotEqual: return QStringLiteral("\u2260");
+    case mdb::CompareOp::Less: return QStringLiteral("<");
+    case mdb::CompareOp::LessOrEqual: return QStringLiteral("\u2264");
+    case mdb::CompareOp::Greater: return QStringLiteral(">");
+    case mdb::CompareOp::GreaterOrEqual: return QStringLiteral("\u2265");
+    }
+    return QStringLiteral("?");
+}
+
+// "1424 (id 3)", and the criteria on other fields: "1424 (bits 128..135 > 1)".
 QString apidText(const mdb::PacketDef& p)
 {
-    if (!p.secondaryId)
+    QStringList conditions;
+    if (p.secondaryId)
+        conditions << MissionTreeModel::tr("id %1").arg(p.secondaryId->value);
+    for (const auto& c : p.criteria)
+        conditions << MissionTreeModel::tr("bits %1..%2 %3 %4")
+                          .arg(c.bitOffset)
+                          .arg(std::uint64_t{c.bitOffset} + c.bitLength - 1)
+                          .arg(compareText(c.op))
+                          .arg(c.value);
+    if (conditions.isEmpty())
         return QString::number(p.apid);
-    return MissionTreeModel::tr("%1 (id %2)").arg(p.apid).arg(p.secondaryId->value);
+    return QStringLiteral("%1 (%2)").arg(p.apid).arg(conditions.join(QStringLiteral(", ")));
+}
+
+QString aliasesText(const std::vector<mdb::Alias>& aliases)
+{
+    QStringList parts;
+    for (const auto& a : aliases)
+        parts << (a.nameSpace.empty() ? qs(a.alias) : qs(a.nameSpace) + QLatin1Char(':') + qs(a.alias));
+    return parts.join(QStringLiteral(", "));
+}
+
+// What search finds beside names and descriptions: the XTCE path, aliases, the long description.
+QString moreSearchText(const std::string& path, const std::vector<mdb::Alias>& aliases, const std::string& longDescription)
+{
+    QString out = QLatin1Char('\n') + qs(path) + QLatin1Char('\n') + qs(longDescription);
+    for (const auto& a : aliases)
+        out += QLatin1Char('\n') + qs(a.alias);
+    return out;
+}
+
+// Path, aliases and long description for a tooltip, as HTML lines.
+QString moreTooltip(const std::string& path, const std::vector<mdb::Alias>& aliases, const std::string& longDescription)
+{
+    QString tip;
+    if (!path.empty())
+        tip += QStringLiteral("<br/>") + MissionTreeModel::tr("Path: %1").arg(qs(path).toHtmlEscaped());
+    if (!aliases.empty())
+        tip += QStringLiteral("<br/>") + MissionTreeModel::tr("Aliases: %1").arg(aliasesText(aliases).toHtmlEscaped());
+    if (!longDescription.empty())
+        tip += QStringLiteral("<br/>") + qs(longDescription).toHtmlEscaped();
+    return tip;
 }
 
 QString bitRange(std::uint64_t offset, std::uint64_t length)
@@ -292,7 +347,7 @@ QVariant MissionTreeModel::packetData(const mdb::PacketDef& p, int column, int r
     case kQualifiedNameRole:
         return qs(p.name);
     case kSearchTextRole:
-        return qs(p.name) + QLatin1Char('\n') + qs(p.description);
+        return qs(p.name) + QLatin1Char('\n') + qs(p.description) + moreSearchText(p.path, p.aliases, p.longDescription);
     case Qt::FontRole:
         if (column == Name) {
             QFont bold;
@@ -305,6 +360,7 @@ QVariant MissionTreeModel::packetData(const mdb::PacketDef& p, int column, int r
             + tr("APID %1, %2, %3").arg(p.apid).arg(lengthText(p), parameterCountText(p.parameters.size()));
         if (!p.description.empty())
             tip += QStringLiteral("<br/>") + qs(p.description).toHtmlEscaped();
+        tip += moreTooltip(p.path, p.aliases, p.longDescription);
         return tip + preformatted(packetHeaderText(p));
     }
     case Qt::DisplayRole:
@@ -334,12 +390,17 @@ QVariant MissionTreeModel::parameterData(const mdb::PacketDef& p, const mdb::Par
     case kQualifiedNameRole:
         return qs(p.name + '.' + q.name);
     case kSearchTextRole:
-        return qs(p.name + '.' + q.name) + QLatin1Char('\n') + qs(q.units) + QLatin1Char('\n') + qs(q.description);
+        return qs(p.name + '.' + q.name) + QLatin1Char('\n') + qs(q.units) + QLatin1Char('\n') + qs(q.description)
+            + moreSearchText(q.path, q.aliases, q.longDescription);
     case Qt::ToolTipRole: {
-        QString tip = QStringLiteral("<b>%1</b> \u2014 ").arg(qs(p.name + '.' + q.name).toHtmlEscaped())
-            + bitRange(q.bitOffset, q.bitLength).toHtmlEscaped();
+        QString tip = QStringLiteral("<b>%1</b> \u2014 ").arg(qs(p.name + '.' + q.name).toHtmlEscaped());
+        if (q.placement == mdb::Placement::Absolute && q.fixedSize())
+            tip += bitRange(q.bitOffset, q.bitLength).toHtmlEscaped();
+        else
+            tip += tr("placed by the data: %1").arg(placementText(q)).toHtmlEscaped();
         if (!q.description.empty())
             tip += QStringLiteral("<br/>") + qs(q.description).toHtmlEscaped();
+        tip += moreTooltip(q.path, q.aliases, q.longDescription);
         return tip + preformatted(parameterText(p, q));
     }
     case Qt::DisplayRole:
@@ -349,9 +410,10 @@ QVariant MissionTreeModel::parameterData(const mdb::PacketDef& p, const mdb::Par
         case Type:
             return typeText(p, q);
         case BitOffset:
-            return QString::number(q.bitOffset);
+            return q.placement == mdb::Placement::Absolute ? QString::number(q.bitOffset)
+                                                           : QStringLiteral("+%1").arg(q.bitOffset);
         case BitLength:
-            return QString::number(q.bitLength);
+            return sizeText(q);
         case Units:
             return qs(q.units);
         case Calibration:
@@ -389,17 +451,63 @@ QString MissionTreeModel::calibrationText(const mdb::ParameterDef& parameter)
                 return pointTableText(c);
             else if constexpr (std::is_same_v<T, mdb::EnumerationCalibrator>)
                 return enumerationText(c);
+            else if constexpr (std::is_same_v<T, mdb::TimeCalibrator>)
+                return tr("time: %1 s since %2")
+                    .arg(c.scale == 1 ? QStringLiteral("x") : real(c.scale) + QStringLiteral("\u00b7x"))
+                    .arg(QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::llround((c.epochUnixSeconds + c.offset) * 1000)), QTimeZone::utc())
+                             .toString(Qt::ISODateWithMs));
             else
                 return QString();
         },
-        parameter.calibrator);
+        parameter.calibrator) + (parameter.contextCalibrators.empty() ? QString() : tr(" (+%n in context)", "", static_cast<int>(parameter.contextCalibrators.size())));
+}
+
+QString MissionTreeModel::placementText(const mdb::ParameterDef& q)
+{
+    QStringList parts;
+    parts << (q.placement == mdb::Placement::Absolute ? tr("at bit %1").arg(q.bitOffset)
+                                                      : q.bitOffset == 0 ? tr("after the previous parameter")
+                                                                         : tr("%1 bits after the previous parameter").arg(q.bitOffset));
+    if (!q.fixedSize())
+        parts << sizeText(q);
+    for (const auto& c : q.includeWhen)
+        parts << tr("present when %1 %2 %3").arg(qs(c.parameter), compareText(c.op), real(c.value));
+    return parts.join(QStringLiteral(", "));
+}
+
+QString MissionTreeModel::sizeText(const mdb::ParameterDef& q)
+{
+    switch (q.size.kind) {
+    case mdb::SizeKind::Fixed:
+        return QString::number(q.bitLength);
+    case mdb::SizeKind::FromParameter:
+        return q.size.sizeSlope == 1 && q.size.sizeIntercept == 0
+            ? tr("%1 bits").arg(qs(q.size.sizeParameter))
+            : tr("%1\u00b7%2 %3 %4").arg(real(q.size.sizeSlope), qs(q.size.sizeParameter),
+                                          q.size.sizeIntercept < 0 ? QStringLiteral("\u2212") : QStringLiteral("+"),
+                                          real(std::fabs(q.size.sizeIntercept)));
+    case mdb::SizeKind::Terminated:
+        return tr("to byte 0x%1").arg(q.size.terminator, 2, 16, QLatin1Char('0'));
+    case mdb::SizeKind::LeadingSize:
+        return tr("%1-bit count + bytes").arg(q.size.leadingSizeBits);
+    }
+    return {};
 }
 
 QString MissionTreeModel::limitsText(const mdb::ParameterDef& parameter)
 {
     if (const auto* n = std::get_if<mdb::NumericLimits>(&parameter.limits)) {
-        QString text = QStringLiteral("R<%1 Y<%2 Y>%3 R>%4")
-                           .arg(real(n->redLow), real(n->yellowLow), real(n->yellowHigh), real(n->redHigh));
+        // An open side (XTCE ranges need not be two-sided) is left out.
+        QStringList parts;
+        if (std::isfinite(n->redLow))
+            parts << QStringLiteral("R<%1").arg(real(n->redLow));
+        if (std::isfinite(n->yellowLow))
+            parts << QStringLiteral("Y<%1").arg(real(n->yellowLow));
+        if (std::isfinite(n->yellowHigh))
+            parts << QStringLiteral("Y>%1").arg(real(n->yellowHigh));
+        if (std::isfinite(n->redHigh))
+            parts << QStringLiteral("R>%1").arg(real(n->redHigh));
+        const QString text = parts.join(QLatin1Char(' '));
         return n->enabled ? text : text + tr(" (disabled)");
     }
     if (const auto* s = std::get_if<mdb::StateLimits>(&parameter.limits)) {

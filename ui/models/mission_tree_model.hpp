@@ -83,6 +83,10 @@ public:
     [[nodiscard]] static QString typeText(const mdb::PacketDef& packet, const mdb::ParameterDef& parameter);
     [[nodiscard]] static QString calibrationText(const mdb::ParameterDef& parameter);
     [[nodiscard]] static QString limitsText(const mdb::ParameterDef& parameter);
+    // Where a parameter lies when the data decides it: "after the previous parameter, LEN bits, present
+    // when MODE = 1"; and its size: "16", "LEN bits", "8·PKT_LEN − 328", "to byte 0x00".
+    [[nodiscard]] static QString placementText(const mdb::ParameterDef& parameter);
+    [[nodiscard]] static QString sizeText(const mdb::ParameterDef& parameter);
 
 private:
     [[nodiscard]] QVariant packetData(const mdb::PacketDef& packet, int column, int role) const;

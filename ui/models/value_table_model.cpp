@@ -6,9 +6,11 @@
 
 #include <QColor>
 #include <QDateTime>
+#include <QTimeZone>
 #include <QMimeData>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <functional>
 
@@ -321,15 +323,17 @@ QVariant ValueTableModel::displayText(const Row& row, int column) const
         return {};
     const decode::DecodedValue& v = row.sample.value;
     const auto type = types.plan(info.typeIndex).dataType(info.indexInPacket);
-    const bool bytes = type == mdb::DataType::String || type == mdb::DataType::Bytes;
+    const bool bytes = mdb::isByteSequence(type);
     switch (column) {
     case Raw: {
         if (!v.present)
             return tr("absent");
         if (m_rawFormat == RawFormat::Decimal)
             return QString::number(v.raw);
-        // As many hex digits as the field has (String/Bytes: their first 8 bytes at most).
-        const std::uint32_t bits = bytes ? 8 * std::min<std::uint32_t>(8, def.bitLength / 8) : def.bitLength;
+        // As many hex digits as the field has (String/Bytes: their first 8 bytes at most, as many as
+        // the value has when its size comes from the packet).
+        const std::uint32_t byteCount = def.fixedSize() ? def.bitLength / 8 : static_cast<std::uint32_t>(v.converted.u);
+        const std::uint32_t bits = bytes ? 8 * std::min<std::uint32_t>(8, byteCount) : def.bitLength;
         const int digits = static_cast<int>(std::clamp<std::uint32_t>((bits + 3) / 4, 1, 16));
         return QStringLiteral("0x") + QString::number(v.raw, 16).toUpper().rightJustified(digits, QLatin1Char('0'));
     }
@@ -338,7 +342,9 @@ QVariant ValueTableModel::displayText(const Row& row, int column) const
             return {};
         switch (type) {
         case mdb::DataType::UnsignedInt: return QString::number(v.converted.u);
-        case mdb::DataType::SignedInt: return QString::number(v.converted.i);
+        case mdb::DataType::SignedInt:
+        case mdb::DataType::SignMagnitudeInt:
+        case mdb::DataType::OnesComplementInt: return QString::number(v.converted.i);
         case mdb::DataType::Float: return number(v.converted.f);
         case mdb::DataType::String:
         case mdb::DataType::Bytes: return tr("%1 bytes").arg(v.converted.u);
@@ -347,9 +353,13 @@ QVariant ValueTableModel::displayText(const Row& row, int column) const
     case Calibrated: {
         if (!v.present || bytes)
             return {};
-        const std::string_view state = types.plan(info.typeIndex).stateText(info.indexInPacket, v);
+        const auto& plan = types.plan(info.typeIndex);
+        const std::string_view state = plan.stateText(info.indexInPacket, v);
         if (!state.empty())
             return QString::fromUtf8(state.data(), static_cast<qsizetype>(state.size()));
+        if (plan.isTime(info.indexInPacket) && std::isfinite(v.calibrated) && std::fabs(v.calibrated) < 1e13)
+            return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::floor(v.calibrated * 1000)), QTimeZone::utc())
+                .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz"));
         return number(v.calibrated);
     }
     case Limit: {
@@ -385,7 +395,9 @@ QVariant ValueTableModel::value(const Row& row, int column) const
     case Raw: return QVariant::fromValue<qulonglong>(v.raw);
     case Converted:
         switch (m_station.types().plan(info.typeIndex).dataType(info.indexInPacket)) {
-        case mdb::DataType::SignedInt: return QVariant::fromValue<qlonglong>(v.converted.i);
+        case mdb::DataType::SignedInt:
+        case mdb::DataType::SignMagnitudeInt:
+        case mdb::DataType::OnesComplementInt: return QVariant::fromValue<qlonglong>(v.converted.i);
         case mdb::DataType::Float: return v.converted.f;
         case mdb::DataType::UnsignedInt:
         case mdb::DataType::String:

@@ -72,14 +72,15 @@ MissionBrowser::MissionBrowser(QWidget* parent) : QWidget(parent)
     m_filterEdit->setObjectName(QStringLiteral("missionFilter"));
     m_filterEdit->setPlaceholderText(tr("Filter: name, units or description"));
     m_filterEdit->setClearButtonEnabled(true);
-    m_filterEdit->setToolTip(tr("Shows the parameters whose qualified name, units or description contain this "
-                                "text (any case), and the packets whose name or description does"));
+    m_filterEdit->setToolTip(tr("Shows the parameters whose qualified name, path, aliases, units or description "
+                                "contain this text (any case), and the packets whose name, path, aliases or "
+                                "description do"));
 
     m_openButton = new QToolButton(this);
     m_openButton->setObjectName(QStringLiteral("openDefinitionButton"));
     m_openButton->setText(tr("Open definition file…"));
-    m_openButton->setToolTip(tr("Check a text definition file (*.tdef): its errors by line, or what it defines. "
-                                "The station's database is not changed."));
+    m_openButton->setToolTip(tr("Check a definition file — XTCE (*.xml) or text (*.tdef): its errors by line, "
+                                "or what it defines. The station's database is not changed."));
 
     m_view = new QTreeView(this);
     m_view->setObjectName(QStringLiteral("missionTree"));
@@ -236,7 +237,7 @@ void MissionBrowser::chooseDefinitionFile()
     QSettings settings;
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Definition File"),
                                                       settings.value(kDirectoryKey).toString(),
-                                                      tr("Definition files (*.tdef *.txt);;All files (*)"));
+                                                      tr("Definition files (*.tdef *.xml *.txt);;XTCE (*.xml);;Text definitions (*.tdef *.txt);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
