@@ -86,14 +86,14 @@ int runHeadless(const HeadlessOptions& options)
     spdlog::info("Telestation {} headless; profile {}; mission database {}", kVersion, profilePath, mdbPath);
 
     auto mission = config::loadMission(mdbPath);
-    if (!mission) {
+    if (!mission.ok()) {
         std::fprintf(stderr, "telestation: %s\n", mission.error().toString().c_str());
         shutdownLogging();
         return kExitUsage;
     }
-    for (const auto& note : mission->notes)
+    for (const auto& note : mission.notes())
         spdlog::warn("{}", note);
-    auto created = pipeline::Station::create(profile, mission->database);
+    auto created = pipeline::Station::create(profile, *mission.database);
     if (!created) {
         std::fprintf(stderr, "telestation: %s\n", created.error().message.c_str());
         shutdownLogging();

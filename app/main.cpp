@@ -113,13 +113,13 @@ int main(int argc, char** argv)
     if (cli.isSet("headless")) {
         const std::string mdbPath = cli.value("mdb", trainingDatabasePath().string());
         auto mission = config::loadMission(mdbPath);
-        if (!mission) {
+        if (!mission.ok()) {
             std::fprintf(stderr, "telestation: %s\n", mission.error().toString().c_str());
             return 1;
         }
-        for (const auto& note : mission->notes)
+        for (const auto& note : mission.notes())
             std::fprintf(stderr, "telestation: %s\n", note.c_str());
-        return runHeadless(mission->database, mdbPath);
+        return runHeadless(*mission.database, mdbPath);
     }
 
     QApplication app(argc, argv);

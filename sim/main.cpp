@@ -274,17 +274,17 @@ int main(int argc, char** argv)
     // layer refuses (unknown packet, bad URL, bad generator) is a wrong argument (2).
     const std::string mdbPath = scenario.mdb.empty() ? trainingDatabasePath().string() : scenario.mdb;
     auto mission = config::loadMission(mdbPath);
-    if (!mission) {
+    if (!mission.ok()) {
         std::fprintf(stderr, "telestation-sim: %s\n", mission.error().toString().c_str());
         return 1;
     }
-    for (const auto& note : mission->notes)
+    for (const auto& note : mission.notes())
         std::fprintf(stderr, "telestation-sim: %s\n", note.c_str());
     for (auto& stream : scenario.streams)
         if (stream.mix.empty() && !cli.isSet("scenario"))
-            for (const auto& packet : mission->database.packets)
+            for (const auto& packet : mission.database->packets)
                 stream.mix.push_back(sim::MixEntry{packet.name, 1});
-    auto simulator = std::make_unique<sim::Simulator>(std::move(mission->database), scenario.mdb);
+    auto simulator = std::make_unique<sim::Simulator>(std::move(*mission.database), scenario.mdb);
     for (const auto& stream : scenario.streams)
         if (auto added = simulator->addStream(stream); !added) {
             std::fprintf(stderr, "telestation-sim: %s\n", added.error().toString().c_str());

@@ -1,5 +1,7 @@
 #include "core/tools/mdb_decode.hpp"
 
+#include "core/config/mission_file.hpp"
+
 #include "core/ccsds/space_packet.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/text_format.hpp"
@@ -187,19 +189,6 @@ Result<DecodeOptions> parseOptions(std::span<const std::string> args)
     if (o.input.empty())
         return Error{"missing --input FILE", {}};
     return o;
-}
-
-bool looksBinary(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::array<char, 4096> head{};
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    return std::find(head.begin(), head.begin() + in.gcount(), '\0') != head.begin() + in.gcount();
-}
-
-Diagnostic errorAt(const std::string& path, std::string message)
-{
-    return Diagnostic{Severity::Error, std::move(message), SourceLocation{path, 0, 0}};
 }
 
 std::string plural(std::uint64_t n, std::string_view one, std::string_view many)
@@ -435,44 +424,6 @@ bool sameFile(const std::string& a, const std::string& b)
 
 } // namespace
 
-LoadedMission loadMission(const std::string& path, bool lenient)
-{
-    LoadedMission out;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        out.diagnostics.push_back(errorAt(path, std::filesystem::exists(path, ec) ? "not a file" : "no such file"));
-        return out;
-    }
-    if (mdb::hasSqliteHeader(path)) {
-        auto loaded = mdb::loadDatabase(path);
-        if (!loaded)
-            out.diagnostics.push_back(Diagnostic{Severity::Error, loaded.error().message, loaded.error().where});
-        else
-            out.database = std::move(*loaded);
-        return out;
-    }
-    if (xtce::looksLikeXtce(path)) {
-        xtce::ImportOptions options;
-        options.lenient = lenient;
-        xtce::ImportResult imported = xtce::readXtceFile(path, options);
-        out.diagnostics = std::move(imported.diagnostics);
-        out.notImported = imported.skipped.size();
-        if (!hasErrors(out.diagnostics))
-            out.database = std::move(imported.database);
-        return out;
-    }
-    if (looksBinary(path)) {
-        out.diagnostics.push_back(errorAt(path, "not a mission: neither a mission database (no SQLite header), "
-                                                "nor XTCE, nor a text definition (binary content)"));
-        return out;
-    }
-    mdb::ImportResult imported = mdb::readTextFile(path);
-    out.diagnostics = std::move(imported.diagnostics);
-    if (!hasErrors(out.diagnostics))
-        out.database = std::move(imported.database);
-    return out;
-}
-
 int runDecode(std::span<const std::string> args)
 {
     auto parsed = parseOptions(args);
@@ -486,7 +437,10 @@ int runDecode(std::span<const std::string> args)
     if (o.output != "-" && (sameFile(o.input, o.output) || sameFile(o.mission, o.output)))
         return usageError("--output " + o.output + " would overwrite an input");
 
-    LoadedMission mission = loadMission(o.mission, o.lenient);
+    config::MissionLoadOptions loadOptions;
+    loadOptions.lenient = o.lenient;
+    loadOptions.useCache = false; // a one-shot tool, maybe on a read-only folder
+    const config::LoadedMission mission = config::loadMission(o.mission, loadOptions);
     printDiagnostics(mission.diagnostics, false);
     if (!mission.database) {
         std::cerr << "telestation-mdb decode: cannot load the mission " << o.mission << '\n';

@@ -4,7 +4,7 @@
 // goes to standard error. The user's guide is docs/decode.md.
 //
 // How it is built, in reading order:
-//   mdb_decode.cpp          options, loading the mission (loadMission), the decode loop, the summary
+//   mdb_decode.cpp          options, the decode loop, the summary (the mission: config::loadMission)
 //   packet_file_reader.hpp  the input: concatenated packets or a recording, in constant memory
 //   decoded_writer.hpp      the selection (--packet, --parameters) and the three output formats
 //   value_text.hpp          how values, times and names are written
@@ -29,16 +29,5 @@ inline constexpr int kDecodeIncomplete = 3;   // some packets were unknown or ma
 
 // Runs `decode` with the arguments that follow the word "decode". Returns the exit status.
 [[nodiscard]] int runDecode(std::span<const std::string> args);
-
-struct LoadedMission {
-    std::optional<mdb::MissionDatabase> database; // empty when it could not be loaded
-    Diagnostics diagnostics;                      // errors (and warnings) with file:line:column
-    std::size_t notImported = 0;                  // XTCE: constructs left out (ImportResult::skipped)
-};
-
-// Loads a mission database, telling the forms apart by content, not by name: SQLite (.mdb), XTCE
-// (XML whose root is a SpaceSystem; `lenient` imports what can be imported) or the text definition
-// language (.tdef). Another form of mission goes here.
-[[nodiscard]] LoadedMission loadMission(const std::string& path, bool lenient);
 
 } // namespace telestation::tools

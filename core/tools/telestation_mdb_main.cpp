@@ -1,6 +1,7 @@
 // telestation-mdb: compiles mission database definitions (*.tdef, or XTCE *.xml) into the SQLite form
 // the station loads (*.mdb), exports them back to canonical text, checks and summarizes any form.
 // Exit codes: 0 success, 1 the data has errors or a file could not be read/written, 2 wrong usage.
+#include "core/config/mission_file.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
@@ -81,48 +82,15 @@ std::size_t warningCount(const Diagnostics& diagnostics)
     return n;
 }
 
-// A file that is not SQLite but has NUL bytes near its start is no text definition either: one error
-// then, rather than one per line of binary noise.
-bool looksBinary(const std::string& path)
+// Every command reads its file through the mission loader, which tells .mdb, XTCE and .tdef apart by
+// content. No cache: the tool reads a file once.
+config::LoadedMission loadAny(const std::string& path, bool validateDatabase, bool lenient)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::array<char, 4096> head {};
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    const auto n = static_cast<std::size_t>(in.gcount());
-    for (std::size_t i = 0; i < n; ++i)
-        if (head[i] == '\0')
-            return true;
-    return false;
-}
-
-Diagnostic binaryFileError(const std::string& path)
-{
-    return errorDiagnostic(
-        Error { "neither a mission database (no SQLite header) nor a text definition (binary content)",
-            SourceLocation { path, 0, 0 } });
-}
-
-struct Loaded {
-    std::optional<MissionDatabase> database; // empty when there were errors
-    Diagnostics diagnostics;
-    std::vector<std::string> skipped; // XTCE: what was not imported
-};
-
-// An XTCE file: imported, then validated (the importer builds the model; validation applies the same
-// rules as to every other source). Validation issues carry the file only: the model keeps no lines.
-Loaded importXtceFile(const std::string& path, bool lenient)
-{
-    Loaded out;
-    xtce::ImportResult imported = xtce::readXtceFile(path, xtce::ImportOptions { lenient });
-    out.diagnostics = std::move(imported.diagnostics);
-    out.skipped = std::move(imported.skipped);
-    if (hasErrors(out.diagnostics))
-        return out;
-    Diagnostics issues = toDiagnostics(validate(imported.database), path);
-    out.diagnostics.insert(out.diagnostics.end(), issues.begin(), issues.end());
-    if (!hasErrors(out.diagnostics))
-        out.database = std::move(imported.database);
-    return out;
+    config::MissionLoadOptions options;
+    options.lenient = lenient;
+    options.useCache = false;
+    options.validateDatabase = validateDatabase;
+    return config::loadMission(path, options);
 }
 
 void printSkipped(const std::string& path, const std::vector<std::string>& skipped)
@@ -132,36 +100,6 @@ void printSkipped(const std::string& path, const std::vector<std::string>& skipp
     std::cout << "not imported from " << path << " (" << skipped.size() << "):\n";
     for (const auto& line : skipped)
         std::cout << "  " << path << ':' << line << '\n';
-}
-
-// Reads a .mdb or a .tdef, telling them apart by the SQLite header rather than by the name. Text is
-// always validated (the parser does it); a .mdb only when `validateDatabase` is set.
-Loaded loadAny(const std::string& path, bool validateDatabase, bool lenient)
-{
-    Loaded out;
-    if (hasSqliteHeader(path)) {
-        auto loaded = loadDatabase(path);
-        if (!loaded) {
-            out.diagnostics.push_back(errorDiagnostic(loaded.error()));
-            return out;
-        }
-        if (validateDatabase)
-            out.diagnostics = toDiagnostics(validate(*loaded), path);
-        if (!hasErrors(out.diagnostics))
-            out.database = std::move(*loaded);
-        return out;
-    }
-    if (looksBinary(path)) {
-        out.diagnostics.push_back(binaryFileError(path));
-        return out;
-    }
-    if (xtce::looksLikeXtce(path))
-        return importXtceFile(path, lenient);
-    ImportResult imported = readTextFile(path);
-    out.diagnostics = std::move(imported.diagnostics);
-    if (!hasErrors(out.diagnostics))
-        out.database = std::move(imported.database);
-    return out;
 }
 
 std::string counts(const MissionDatabase& db)
@@ -183,38 +121,26 @@ int runImport(const std::string& in, const std::string& out, bool lenient)
 {
     if (hasSqliteHeader(in)) {
         print({ errorDiagnostic(Error {
-            "is a mission database (SQLite), not a text definition; nothing written", SourceLocation { in, 0, 0 } }) });
+            "is a mission database (SQLite), not a definition; nothing written", SourceLocation { in, 0, 0 } }) });
         return kExitFailed;
     }
-    if (looksBinary(in)) {
-        print({ binaryFileError(in) });
-        return kExitFailed;
-    }
-    if (xtce::looksLikeXtce(in)) {
-        Loaded imported = importXtceFile(in, lenient);
-        print(imported.diagnostics);
-        printSkipped(in, imported.skipped);
-        if (!imported.database) {
-            std::cerr << "telestation-mdb: " << in << " has errors; " << out << " was not written"
-                      << (lenient ? "" : " (--lenient imports what is supported)") << '\n';
-            return kExitFailed;
-        }
-        return save(*imported.database, out);
-    }
-    ImportResult imported = readTextFile(in);
+    const config::LoadedMission imported = loadAny(in, true, lenient);
     print(imported.diagnostics);
+    printSkipped(in, imported.skipped);
     if (!imported.ok()) {
-        std::cerr << "telestation-mdb: " << in << " has errors; " << out << " was not written\n";
+        const bool hint = imported.format == config::MissionFormat::Xtce && !lenient;
+        std::cerr << "telestation-mdb: " << in << " has errors; " << out << " was not written"
+                  << (hint ? " (--lenient imports what is supported)" : "") << '\n';
         return kExitFailed;
     }
-    return save(imported.database, out);
+    return save(*imported.database, out);
 }
 
 int runExport(const std::string& in, const std::string& out, bool asXtce)
 {
-    Loaded loaded = loadAny(in, false, false);
+    const config::LoadedMission loaded = loadAny(in, false, false);
     print(loaded.diagnostics);
-    if (!loaded.database)
+    if (!loaded.ok())
         return kExitFailed;
     if (out == "-") {
         std::cout << (asXtce ? xtce::writeXtce(*loaded.database) : writeText(*loaded.database)) << std::flush;
@@ -234,10 +160,10 @@ int runExport(const std::string& in, const std::string& out, bool asXtce)
 
 int runCheck(const std::string& file, bool lenient)
 {
-    Loaded loaded = loadAny(file, true, lenient);
+    const config::LoadedMission loaded = loadAny(file, true, lenient);
     print(loaded.diagnostics);
     printSkipped(file, loaded.skipped);
-    if (!loaded.database)
+    if (!loaded.ok())
         return kExitFailed;
     std::cout << file << ": ok: " << counts(*loaded.database) << ", " << warningCount(loaded.diagnostics)
               << " warnings\n";
@@ -246,9 +172,9 @@ int runCheck(const std::string& file, bool lenient)
 
 int runSummary(const std::string& file, bool lenient)
 {
-    Loaded loaded = loadAny(file, false, lenient);
+    const config::LoadedMission loaded = loadAny(file, false, lenient);
     print(loaded.diagnostics);
-    if (!loaded.database)
+    if (!loaded.ok())
         return kExitFailed;
     std::cout << summarize(*loaded.database);
     return kExitOk;

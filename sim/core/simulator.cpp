@@ -10,9 +10,9 @@ Result<std::unique_ptr<Simulator>> Simulator::fromScenario(const Scenario& scena
 {
     const std::string path = scenario.mdb.empty() ? fallbackMdbPath : scenario.mdb;
     auto mission = config::loadMission(path);
-    if (!mission)
+    if (!mission.ok())
         return mission.error();
-    auto simulator = std::make_unique<Simulator>(std::move(mission->database), scenario.mdb);
+    auto simulator = std::make_unique<Simulator>(std::move(*mission.database), scenario.mdb);
     for (const auto& config : scenario.streams)
         if (auto added = simulator->addStream(config, options); !added)
             return added.error();

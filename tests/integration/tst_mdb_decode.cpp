@@ -706,7 +706,7 @@ private slots:
         QVERIFY2(run.err.contains("missing.mdb: error: no such file"), run.err.constData());
         run = runDecode(m_packets, m_packets); // packets are no mission
         QCOMPARE(run.exitCode, 1);
-        QVERIFY2(run.err.contains("not a mission"), run.err.constData());
+        QVERIFY2(run.err.contains("neither a mission database"), run.err.constData());
         run = runDecode(m_mission, path(QStringLiteral("missing.bin")));
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains("missing.bin: no such file or directory"), run.err.constData());

@@ -27,9 +27,9 @@ mdb::MissionDatabase loadXtce(const std::string& relative)
     config::MissionLoadOptions options;
     options.useCache = false; // the reference data folder is read-only in CI
     auto mission = config::loadMission(kData + "/" + relative, options);
-    if (!mission)
+    if (!mission.ok())
         qFatal("%s", mission.error().toString().c_str());
-    return std::move(mission->database);
+    return std::move(*mission.database);
 }
 
 std::uint16_t apidOf(const std::vector<std::uint8_t>& b)

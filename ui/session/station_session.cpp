@@ -94,12 +94,12 @@ bool StationSession::open(const config::StationProfile& profile, const QString& 
 {
     const QString mdbPath = databasePathFor(profile, path);
     auto mission = config::loadMission(mdbPath.toStdString());
-    if (!mission) {
+    if (!mission.ok()) {
         if (error)
             *error = tr("The mission database %1 cannot be loaded: %2").arg(mdbPath, text(mission.error().toString()));
         return false;
     }
-    const mdb::MissionDatabase* db = &mission->database;
+    const mdb::MissionDatabase* db = &*mission.database;
     QStringList streamProblems;
     QString launchError;
     // Built before the old station stops, so that a profile that does not fit leaves everything as it was
@@ -117,7 +117,7 @@ bool StationSession::open(const config::StationProfile& profile, const QString& 
         collectStationEvents();
         m_station.reset();
     }
-    m_database = std::move(mission->database);
+    m_database = std::move(*mission.database);
     m_databasePath = mdbPath;
     m_profile = profile;
     m_path = path;
