@@ -603,6 +603,72 @@ private slots:
         QCOMPARE(training.browser()->model()->rowCount(), static_cast<int>(m_db.packets.size()));
     }
 
+    // A real mission's XTCE file (IDEX): the dialog imports it, lists what is not imported as warnings
+    // at their lines, and the browser shows the packets with their criteria, the fields the data
+    // sizes, and finds parameters by alias and path.
+    void definitionFileXtce()
+    {
+        DefinitionFileDialog dialog;
+        QVERIFY(dialog.loadFile(QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/idex/idex_combined_science_definition.xml")));
+        QCOMPARE(dialog.errorCount(), 0);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        MissionBrowser* tree = dialog.browser();
+        QVERIFY(tree->isVisible());
+        QCOMPARE(tree->model()->rowCount(), 5);
+        const QModelIndex nonZero = tree->model()->indexOf(QStringLiteral("Sci0TypeNonZero"));
+        QVERIFY(nonZero.isValid());
+        QVERIFY2(nonZero.siblingAtColumn(MissionTreeModel::Apid).data().toString().startsWith(QStringLiteral("1424 (")),
+                 qPrintable(nonZero.siblingAtColumn(MissionTreeModel::Apid).data().toString()));
+        QVERIFY(nonZero.siblingAtColumn(MissionTreeModel::Apid).data().toString().contains(QStringLiteral("> 1")));
+        const QModelIndex raw = tree->model()->indexOf(QStringLiteral("Sci0TypeNonZero.IDX__SCI0RAW"));
+        QVERIFY(raw.isValid());
+        QCOMPARE(raw.siblingAtColumn(MissionTreeModel::BitLength).data().toString(),
+                 QStringLiteral("8\u00b7PKT_LEN \u2212 328"));
+        QVERIFY(raw.data(Qt::ToolTipRole).toString().contains(QStringLiteral("Path: /IDEX/IDX__SCI0RAW")));
+
+        // Paths are searched: SHCOARSE is in every packet.
+        tree->setFilterText(QStringLiteral("/IDEX/SHCOARSE"));
+        QCOMPARE(tree->shownParameterCount(), 5);
+
+        // Aliases are kept and searched (IDEX's aliases repeat its names: a small file of our own).
+        const QByteArray xtce =
+            "<SpaceSystem name='Demo' xmlns='http://www.omg.org/spec/XTCE/20180204'>\n"
+            " <TelemetryMetaData>\n"
+            "  <ParameterTypeSet>\n"
+            "   <IntegerParameterType name='U5'><IntegerDataEncoding sizeInBits='5'/></IntegerParameterType>\n"
+            "   <IntegerParameterType name='U11'><IntegerDataEncoding sizeInBits='11'/></IntegerParameterType>\n"
+            "   <IntegerParameterType name='U32'><IntegerDataEncoding sizeInBits='32'/></IntegerParameterType>\n"
+            "   <FloatParameterType name='Volts'><UnitSet><Unit>V</Unit></UnitSet><IntegerDataEncoding sizeInBits='16'/></FloatParameterType>\n"
+            "  </ParameterTypeSet>\n"
+            "  <ParameterSet>\n"
+            "   <Parameter name='HDR' parameterTypeRef='U5'/>\n"
+            "   <Parameter name='APID' parameterTypeRef='U11'/>\n"
+            "   <Parameter name='REST' parameterTypeRef='U32'/>\n"
+            "   <Parameter name='EPS_VOLTAGE' parameterTypeRef='Volts'><AliasSet><Alias nameSpace='ops' alias='BATT_V'/></AliasSet></Parameter>\n"
+            "  </ParameterSet>\n"
+            "  <ContainerSet>\n"
+            "   <SequenceContainer name='Header' abstract='true'>\n"
+            "    <EntryList><ParameterRefEntry parameterRef='HDR'/><ParameterRefEntry parameterRef='APID'/><ParameterRefEntry parameterRef='REST'/></EntryList>\n"
+            "   </SequenceContainer>\n"
+            "   <SequenceContainer name='Power'>\n"
+            "    <EntryList><ParameterRefEntry parameterRef='EPS_VOLTAGE'/></EntryList>\n"
+            "    <BaseContainer containerRef='Header'><RestrictionCriteria><Comparison parameterRef='APID' value='42'/></RestrictionCriteria></BaseContainer>\n"
+            "   </SequenceContainer>\n"
+            "  </ContainerSet>\n"
+            " </TelemetryMetaData>\n"
+            "</SpaceSystem>\n";
+        DefinitionFileDialog demo;
+        QVERIFY(demo.setDefinition(xtce, QStringLiteral("demo.xml")));
+        QCOMPARE(demo.database().packets.size(), std::size_t{1});
+        QCOMPARE(demo.database().packets[0].apid, std::uint16_t{42});
+        demo.browser()->setFilterText(QStringLiteral("batt_v"));
+        QCOMPARE(demo.browser()->shownParameterCount(), 1);
+        QVERIFY(shownIndex(*demo.browser(), QStringLiteral("Power.EPS_VOLTAGE")).isValid());
+        QVERIFY(demo.browser()->model()->indexOf(QStringLiteral("Power.EPS_VOLTAGE")).data(Qt::ToolTipRole).toString()
+                    .contains(QStringLiteral("ops:BATT_V")));
+    }
+
     // A missing file, a directory, a compiled database: one error each, naming the path.
     void definitionFileUnreadable()
     {
