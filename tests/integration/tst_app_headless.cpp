@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -126,6 +127,8 @@ private slots:
     void badProfileGivesExitCode2();
     void badConsumerGivesExitCode2_data();
     void badConsumerGivesExitCode2();
+    void anXtceMissionReceivesItsRealPackets_data();
+    void anXtceMissionReceivesItsRealPackets();
 };
 
 void TestAppHeadless::runsForDurationAndReports()
@@ -264,4 +267,70 @@ void TestAppHeadless::badConsumerGivesExitCode2()
 }
 
 QTEST_GUILESS_MAIN(TestAppHeadless)
+// A profile whose mission database is a real mission's XTCE file: compiled on load and cached beside
+// it; the mission's real packets, sent over UDP as they are in the file, are all recognised and decoded.
+void TestAppHeadless::anXtceMissionReceivesItsRealPackets_data()
+{
+    QTest::addColumn<QString>("definition");
+    QTest::addColumn<QString>("packets");
+    QTest::addColumn<int>("count");
+    const QString data = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/");
+    QTest::newRow("JPSS-1") << data + QStringLiteral("jpss1/jpss1_geolocation_xtce_v1.xml")
+                            << data + QStringLiteral("jpss1/J01_G011_LZ_2021-04-09T00-00-00Z_V01.DAT1") << 7200;
+    QTest::newRow("IDEX") << data + QStringLiteral("idex/idex_combined_science_definition.xml")
+                          << data + QStringLiteral("idex/sciData_2023_052_14_45_05") << 78;
+}
+
+void TestAppHeadless::anXtceMissionReceivesItsRealPackets()
+{
+    QFETCH(QString, definition);
+    QFETCH(QString, packets);
+    QFETCH(int, count);
+    QTemporaryDir dir;
+    const QString mission = dir.filePath(QStringLiteral("mission.xml"));
+    QVERIFY(QFile::copy(definition, mission));
+    const std::uint16_t port = freeUdpPort();
+    const QString profile = dir.filePath(QStringLiteral("station.json"));
+    QFile f(profile);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QStringLiteral(R"({"mdb": "mission.xml", "streams": [{"name": "tm", "source": "udp://127.0.0.1:%1"}]})")
+                .arg(port)
+                .toUtf8());
+    f.close();
+    const QString summary = dir.filePath(QStringLiteral("summary.json"));
+    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
+                                      QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--summary-out"), summary});
+    QVERIFY(waitForStatusLine(*p));
+
+    // The file's packets one datagram each, as a ground station would forward them.
+    QFile in(packets);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QByteArray bytes = in.readAll();
+    auto sender = io::openSender(*io::parseEndpoint("udp://127.0.0.1:" + std::to_string(port)));
+    QVERIFY(sender.ok());
+    int sent = 0;
+    for (qsizetype at = 0; at + 6 <= bytes.size(); ++sent) {
+        const auto* b = reinterpret_cast<const std::uint8_t*>(bytes.constData() + at);
+        const qsizetype length = ((qsizetype{b[4]} << 8) | b[5]) + 7;
+        const std::span<const std::uint8_t> one(b, static_cast<std::size_t>(length));
+        (*sender)->send(std::span(&one, 1));
+        at += length;
+        if (sent % 100 == 99)
+            std::this_thread::sleep_for(1ms);
+    }
+    QCOMPARE(sent, count);
+    QVERIFY(p->waitForFinished(20000));
+    const QString out = QString::fromUtf8(p->readAllStandardOutput());
+    QVERIFY2(p->exitCode() == 0, qPrintable(out + QString::fromUtf8(p->readAllStandardError())));
+    const QJsonObject totals = telestation::test::readJsonObject(summary).value(QStringLiteral("totals")).toObject();
+    QCOMPARE(totals.value(QStringLiteral("packetsReceived")).toInteger(), count);
+    QCOMPARE(totals.value(QStringLiteral("packetsProcessed")).toInteger(), count);
+    QCOMPARE(totals.value(QStringLiteral("unknown")).toInteger(), 0);
+    QCOMPARE(totals.value(QStringLiteral("malformed")).toInteger(), 0);
+    QCOMPARE(totals.value(QStringLiteral("packetsLost")).toInteger(), 0);
+    QVERIFY(totals.value(QStringLiteral("parametersDecoded")).toInteger() >= 20 * count);
+    // The compiled definition waits beside the file for the next start.
+    QVERIFY(!QDir(dir.path()).entryList({QStringLiteral("mission.xml.*.mdb")}).isEmpty());
+}
+
 #include "tst_app_headless.moc"
