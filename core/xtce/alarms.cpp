@@ -1,8 +1,9 @@
 #include "core/xtce/alarms.hpp"
 
-#include "core/xtce/data_encodings.hpp"
+#include "core/xtce/xml_numbers.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -19,9 +20,24 @@ struct Band {
     bool present = false;
 };
 
+// A bound of a range: an xs:double; -INF and INF are open sides. NaN or junk is reported and ignored.
+std::optional<double> boundOf(const XmlElement& range, const char* name, std::string_view typePath, ImportReport& report)
+{
+    const auto text = range.attribute(name);
+    if (!text)
+        return std::nullopt;
+    const auto value = parseDouble(*text);
+    if (!value || std::isnan(*value)) {
+        report.warning(range, typePath,
+            std::string(range.localName()) + " " + name + " '" + *text + "' is not a number; ignored");
+        return std::nullopt;
+    }
+    return value;
+}
+
 // The innermost band of the ranges of one level, side by side (minExclusive/maxExclusive are taken as
 // inclusive bounds: docs/xtce.md says why).
-Band innermost(const std::vector<XmlElement>& ranges)
+Band innermost(const std::vector<XmlElement>& ranges, std::string_view typePath, ImportReport& report)
 {
     Band band;
     for (const auto& range : ranges) {
@@ -29,10 +45,10 @@ Band innermost(const std::vector<XmlElement>& ranges)
             continue;
         band.present = true;
         for (const char* name : { "minInclusive", "minExclusive" })
-            if (auto value = parseReal(range.attributeOr(name, "")))
+            if (auto value = boundOf(range, name, typePath, report))
                 band.low = std::max(band.low, *value);
         for (const char* name : { "maxInclusive", "maxExclusive" })
-            if (auto value = parseReal(range.attributeOr(name, "")))
+            if (auto value = boundOf(range, name, typePath, report))
                 band.high = std::min(band.high, *value);
     }
     return band;
@@ -60,9 +76,10 @@ std::optional<mdb::NumericLimits> AlarmReader::numeric(const XmlElement& default
         m_report.unsupported(ranges, m_typePath, "StaticAlarmRanges rangeForm 'inside' is not supported");
         return std::nullopt;
     }
-    const Band yellow = innermost({ ranges.child("WatchRange"), ranges.child("WarningRange") });
-    const Band red
-        = innermost({ ranges.child("DistressRange"), ranges.child("CriticalRange"), ranges.child("SevereRange") });
+    const Band yellow = innermost({ ranges.child("WatchRange"), ranges.child("WarningRange") }, m_typePath, m_report);
+    const Band red = innermost(
+        { ranges.child("DistressRange"), ranges.child("CriticalRange"), ranges.child("SevereRange") }, m_typePath,
+        m_report);
     if (!yellow.present && !red.present)
         return std::nullopt;
     mdb::NumericLimits limits;

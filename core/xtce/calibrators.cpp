@@ -1,6 +1,6 @@
 #include "core/xtce/calibrators.hpp"
 
-#include "core/xtce/data_encodings.hpp"
+#include "core/xtce/xml_numbers.hpp"
 
 #include <algorithm>
 #include <string>

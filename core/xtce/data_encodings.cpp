@@ -1,7 +1,8 @@
 #include "core/xtce/data_encodings.hpp"
 
+#include "core/xtce/xml_numbers.hpp"
+
 #include <charconv>
-#include <cmath>
 #include <string>
 
 namespace telestation::xtce {
@@ -9,132 +10,6 @@ namespace telestation::xtce {
 using mdb::ByteOrder;
 using mdb::DataType;
 using mdb::SizeKind;
-
-std::optional<std::int64_t> parseInteger(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n'))
-        text.remove_suffix(1);
-    bool negative = false;
-    if (!text.empty() && (text.front() == '-' || text.front() == '+')) {
-        negative = text.front() == '-';
-        text.remove_prefix(1);
-    }
-    int base = 10;
-    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-        base = 16;
-        text.remove_prefix(2);
-    }
-    if (text.empty())
-        return std::nullopt;
-    std::uint64_t magnitude = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), magnitude, base);
-    if (ec != std::errc() || end != text.data() + text.size())
-        return std::nullopt;
-    if (negative) {
-        if (magnitude > static_cast<std::uint64_t>(INT64_MAX) + 1)
-            return std::nullopt;
-        return static_cast<std::int64_t>(0 - magnitude);
-    }
-    if (magnitude > static_cast<std::uint64_t>(INT64_MAX))
-        return std::nullopt;
-    return static_cast<std::int64_t>(magnitude);
-}
-
-std::optional<double> parseReal(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\n'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n'))
-        text.remove_suffix(1);
-    if (!text.empty() && text.front() == '+')
-        text.remove_prefix(1);
-    double value = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
-        return std::nullopt;
-    return value;
-}
-
-namespace {
-
-// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's civil-date arithmetic).
-std::int64_t daysFromCivil(std::int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2 ? 1 : 0;
-    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const auto yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
-
-} // namespace
-
-std::optional<double> parseTimeInstant(std::string_view text)
-{
-    if (text == "TAI")
-        return mdb::kEpochTai1958;
-    if (text == "J2000")
-        return mdb::kEpochJ2000;
-    if (text == "UNIX" || text == "POSIX")
-        return mdb::kEpochUnix1970;
-    if (text == "GPS")
-        return mdb::kEpochGps1980;
-    const auto number = [&](std::size_t at, std::size_t length) -> std::optional<int> {
-        if (at + length > text.size())
-            return std::nullopt;
-        int value = 0;
-        for (std::size_t i = at; i < at + length; ++i) {
-            if (text[i] < '0' || text[i] > '9')
-                return std::nullopt;
-            value = value * 10 + (text[i] - '0');
-        }
-        return value;
-    };
-    auto year = number(0, 4);
-    auto month = number(5, 2);
-    auto day = number(8, 2);
-    if (!year || !month || !day || text.size() < 10 || text[4] != '-' || text[7] != '-' || *month < 1 || *month > 12
-        || *day < 1 || *day > 31)
-        return std::nullopt;
-    double seconds
-        = static_cast<double>(daysFromCivil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day)))
-        * 86400.0;
-    std::string_view rest = text.substr(10);
-    if (!rest.empty() && rest.front() == 'T') {
-        auto hour = number(11, 2);
-        auto minute = number(14, 2);
-        auto second = number(17, 2);
-        if (!hour || !minute || !second || text.size() < 19 || text[13] != ':' || text[16] != ':')
-            return std::nullopt;
-        seconds += *hour * 3600.0 + *minute * 60.0 + *second;
-        rest = text.substr(19);
-        if (!rest.empty() && rest.front() == '.') {
-            std::size_t digits = 1;
-            while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
-                ++digits;
-            auto fraction = parseReal(std::string("0") + std::string(rest.substr(0, digits)));
-            if (!fraction)
-                return std::nullopt;
-            seconds += *fraction;
-            rest.remove_prefix(digits);
-        }
-    }
-    if (rest == "Z" || rest.empty())
-        return seconds;
-    if (rest.size() == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':') {
-        const std::size_t at = text.size() - 6;
-        auto hours = number(at + 1, 2);
-        auto minutes = number(at + 4, 2);
-        if (!hours || !minutes)
-            return std::nullopt;
-        const double shift = *hours * 3600.0 + *minutes * 60.0;
-        return rest[0] == '+' ? seconds - shift : seconds + shift;
-    }
-    return std::nullopt;
-}
 
 namespace {
 

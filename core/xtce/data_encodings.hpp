@@ -61,11 +61,4 @@ private:
     ImportReport& m_report;
 };
 
-// Parses an XTCE integer (decimal, or 0x.. hexadecimal); nullopt when it is not one.
-[[nodiscard]] std::optional<std::int64_t> parseInteger(std::string_view text);
-[[nodiscard]] std::optional<double> parseReal(std::string_view text);
-// An XTCE time as seconds since 1970-01-01 UTC: TAI, J2000, UNIX/POSIX, GPS (their epochs) or an
-// xs:date / xs:dateTime (UTC unless it has an offset).
-[[nodiscard]] std::optional<double> parseTimeInstant(std::string_view text);
-
 } // namespace telestation::xtce

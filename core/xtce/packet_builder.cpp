@@ -1,6 +1,7 @@
 #include "core/xtce/packet_builder.hpp"
 
-#include "core/xtce/data_encodings.hpp"
+#include "core/xtce/time_instant.hpp"
+#include "core/xtce/xml_numbers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,10 +50,78 @@ std::uint32_t minimumBits(const ScalarType& s)
     return 0;
 }
 
+// A comparison value as the model holds it: `real` for a condition (mdb::Condition::value is a
+// double), `integer`, exact, for a criterion on raw bits (mdb::FieldCriterion::value is 64 bits: a
+// double would lose the low bits of values above 2^53).
+struct Term {
+    CompareOp op = CompareOp::Equal;
+    double real = 0;
+    std::optional<WrittenInteger> integer; // set when the value is an integer
+};
+
+WrittenInteger exactly(std::int64_t value)
+{
+    const bool negative = value < 0;
+    const auto bits = static_cast<std::uint64_t>(value);
+    return WrittenInteger { negative, negative ? 0 - bits : bits };
+}
+
+Term termOf(CompareOp op, std::int64_t value)
+{
+    return Term { op, static_cast<double>(value), exactly(value) };
+}
+
+// The value of a plain number: an integer exactly as written, else a finite xs:double (an integral
+// double such as "5.0" or "1e3" also counts as that integer).
+std::optional<Term> numberTerm(CompareOp op, std::string_view text)
+{
+    if (auto integer = parseWrittenInteger(text)) {
+        const auto magnitude = static_cast<double>(integer->magnitude);
+        return Term { op, integer->negative ? -magnitude : magnitude, integer };
+    }
+    auto real = parseReal(text);
+    if (!real)
+        return std::nullopt;
+    Term out { op, *real, std::nullopt };
+    const double magnitude = std::fabs(*real);
+    if (magnitude == std::floor(magnitude) && magnitude < 0x1p64)
+        out.integer = WrittenInteger { *real < 0, static_cast<std::uint64_t>(magnitude) };
+    return out;
+}
+
+// The raw bits of an integer in a field of that encoding and size; nullopt when it does not fit.
+std::optional<std::uint64_t> rawBits(const WrittenInteger& value, mdb::DataType type, std::uint32_t bits)
+{
+    if (bits == 0 || bits > 64)
+        return std::nullopt;
+    const std::uint64_t mask = bits == 64 ? ~std::uint64_t { 0 } : (std::uint64_t { 1 } << bits) - 1;
+    if (type == mdb::DataType::UnsignedInt)
+        return !value.negative && value.magnitude <= mask ? std::optional(value.magnitude) : std::nullopt;
+    // Signed: two's complement holds -2^(bits-1) .. 2^(bits-1)-1; sign-magnitude and ones' complement
+    // hold one negative value less (their -2^(bits-1) would be a second zero).
+    const std::uint64_t half = std::uint64_t { 1 } << (bits - 1);
+    if (!value.negative)
+        return value.magnitude < half ? std::optional(value.magnitude) : std::nullopt;
+    switch (type) {
+    case mdb::DataType::SignedInt:
+        return value.magnitude <= half ? std::optional((~value.magnitude + 1) & mask) : std::nullopt;
+    case mdb::DataType::OnesComplementInt:
+        return value.magnitude < half ? std::optional(~value.magnitude & mask) : std::nullopt;
+    case mdb::DataType::SignMagnitudeInt:
+        return value.magnitude < half ? std::optional(half | value.magnitude) : std::nullopt;
+    case mdb::DataType::UnsignedInt:
+    case mdb::DataType::Float:
+    case mdb::DataType::String:
+    case mdb::DataType::Bytes:
+        break;
+    }
+    return std::nullopt;
+}
+
 // "parameter OP value" as comparisons on the number the model compares; an enumeration label with a
 // range of codes becomes two comparisons. Empty with `why` set when it cannot be expressed.
 struct Terms {
-    std::vector<std::pair<CompareOp, double>> terms;
+    std::vector<Term> terms;
     bool calibrated = false;
     std::string why;
     bool isError = false;
@@ -74,33 +143,33 @@ Terms termsOf(const Comparison& c, const ScalarType& s, const std::string& param
             out.isError = true;
             return out;
         }
-        const auto low = static_cast<double>(state->low);
-        const auto high = static_cast<double>(state->high);
+        const std::int64_t low = state->low;
+        const std::int64_t high = state->high;
         switch (c.op) {
         case CompareOp::Equal:
             if (low == high)
-                out.terms = { { CompareOp::Equal, low } };
+                out.terms = { termOf(CompareOp::Equal, low) };
             else
-                out.terms = { { CompareOp::GreaterOrEqual, low }, { CompareOp::LessOrEqual, high } };
+                out.terms = { termOf(CompareOp::GreaterOrEqual, low), termOf(CompareOp::LessOrEqual, high) };
             break;
         case CompareOp::NotEqual:
             if (low != high) {
                 out.why = "'!= " + c.value + "' on a label that stands for a range of codes is not supported";
                 return out;
             }
-            out.terms = { { CompareOp::NotEqual, low } };
+            out.terms = { termOf(CompareOp::NotEqual, low) };
             break;
         case CompareOp::Less:
-            out.terms = { { CompareOp::Less, low } };
+            out.terms = { termOf(CompareOp::Less, low) };
             break;
         case CompareOp::LessOrEqual:
-            out.terms = { { CompareOp::LessOrEqual, high } };
+            out.terms = { termOf(CompareOp::LessOrEqual, high) };
             break;
         case CompareOp::Greater:
-            out.terms = { { CompareOp::Greater, high } };
+            out.terms = { termOf(CompareOp::Greater, high) };
             break;
         case CompareOp::GreaterOrEqual:
-            out.terms = { { CompareOp::GreaterOrEqual, low } };
+            out.terms = { termOf(CompareOp::GreaterOrEqual, low) };
             break;
         }
         return out;
@@ -117,22 +186,18 @@ Terms termsOf(const Comparison& c, const ScalarType& s, const std::string& param
             return out;
         }
         out.calibrated = true;
-        out.terms = { { c.op, *instant } };
+        out.terms = { Term { c.op, *instant, std::nullopt } };
         return out;
     }
     if (c.useCalibratedValue && !std::holds_alternative<std::monostate>(s.calibrator) && enumeration == nullptr)
         out.calibrated = true;
-    auto value = parseReal(c.value);
-    if (!value) {
-        if (auto integer = parseInteger(c.value))
-            value = static_cast<double>(*integer);
-    }
-    if (!value) {
+    auto term = numberTerm(c.op, c.value);
+    if (!term) {
         out.why = "comparison value '" + c.value + "' for " + parameterPath + " is not a number";
         out.isError = true;
         return out;
     }
-    out.terms = { { c.op, *value } };
+    out.terms = { *term };
     return out;
 }
 
@@ -443,8 +508,8 @@ std::optional<std::vector<mdb::Condition>> PacketBuilder::conditions(const std::
                 m_report.unsupported(c.at, ownerPath, terms.why);
             return std::nullopt;
         }
-        for (const auto& [op, value] : terms.terms)
-            out.push_back(mdb::Condition { f->name, op, value, terms.calibrated });
+        for (const auto& term : terms.terms)
+            out.push_back(mdb::Condition { f->name, term.op, term.real, terms.calibrated });
     }
     return out;
 }
@@ -485,36 +550,23 @@ bool PacketBuilder::criteria(const Definition& container, const ContainerLayout&
             return false;
         }
         const std::uint32_t bits = s.bitLength;
-        const bool isSigned = s.type != mdb::DataType::UnsignedInt;
-        for (const auto& [op, value] : terms.terms) {
-            const double largest = isSigned ? std::ldexp(1.0, static_cast<int>(bits) - 1) - 1
-                                            : std::ldexp(1.0, static_cast<int>(bits)) - 1;
-            const double smallest = isSigned ? -std::ldexp(1.0, static_cast<int>(bits) - 1) : 0.0;
-            if (value != std::floor(value) || value > largest || value < smallest) {
+        for (const Term& term : terms.terms) {
+            const CompareOp op = term.op;
+            const std::optional<std::uint64_t> fitted
+                = term.integer ? rawBits(*term.integer, s.type, bits) : std::nullopt;
+            if (!fitted) {
                 m_report.error(c.at, container.path,
                     "restriction criterion value '" + c.value + "' does not fit the " + std::to_string(bits)
                         + "-bit field " + def->path);
                 return false;
             }
-            if (isSigned && op != CompareOp::Equal && op != CompareOp::NotEqual
-                && (value < 0 || s.type != mdb::DataType::SignedInt)) {
+            if (mdb::isSignedInteger(s.type) && op != CompareOp::Equal && op != CompareOp::NotEqual
+                && (term.integer->negative || s.type != mdb::DataType::SignedInt)) {
                 m_report.unsupported(c.at, container.path,
                     "an ordering restriction criterion on the signed field " + def->path + " is not supported");
                 return false;
             }
-            std::uint64_t raw = 0;
-            if (value < 0) {
-                const auto magnitude = static_cast<std::uint64_t>(-value);
-                const std::uint64_t mask = bits >= 64 ? ~std::uint64_t { 0 } : (std::uint64_t { 1 } << bits) - 1;
-                if (s.type == mdb::DataType::SignedInt)
-                    raw = (~magnitude + 1) & mask;
-                else if (s.type == mdb::DataType::OnesComplementInt)
-                    raw = ~magnitude & mask;
-                else // sign and magnitude
-                    raw = (std::uint64_t { 1 } << (bits - 1)) | magnitude;
-            } else {
-                raw = static_cast<std::uint64_t>(value);
-            }
+            const std::uint64_t raw = *fitted;
             if (f->bitOffset == kApidBitOffset && bits == kApidBitLength && op == CompareOp::Equal) {
                 if (apid && *apid != raw) {
                     m_report.error(c.at, container.path,

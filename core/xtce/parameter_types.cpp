@@ -3,6 +3,8 @@
 #include "core/xtce/alarms.hpp"
 #include "core/xtce/calibrators.hpp"
 #include "core/xtce/data_encodings.hpp"
+#include "core/xtce/time_instant.hpp"
+#include "core/xtce/xml_numbers.hpp"
 
 #include <algorithm>
 #include <cstdint>

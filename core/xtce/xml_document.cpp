@@ -81,10 +81,15 @@ std::string XmlElement::attributeOr(std::string_view name, std::string_view fall
 
 std::string XmlElement::text() const
 {
+    return trimmed(exactText());
+}
+
+std::string XmlElement::exactText() const
+{
     if (m_node == nullptr)
         return {};
     xmlChar* content = xmlNodeGetContent(m_node);
-    std::string out = content != nullptr ? trimmed(reinterpret_cast<const char*>(content)) : std::string();
+    std::string out = content != nullptr ? std::string(reinterpret_cast<const char*>(content)) : std::string();
     xmlFree(content);
     return out;
 }

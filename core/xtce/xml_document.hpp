@@ -42,6 +42,8 @@ public:
     [[nodiscard]] std::string attributeOr(std::string_view name, std::string_view fallback) const;
     // The text content, blanks trimmed at both ends.
     [[nodiscard]] std::string text() const;
+    // The text content exactly as written, blanks included.
+    [[nodiscard]] std::string exactText() const;
     [[nodiscard]] int line() const;
     [[nodiscard]] int column() const;
     // Child elements in the XTCE namespace (or no namespace); others are not XTCE and left out.

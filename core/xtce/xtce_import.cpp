@@ -5,6 +5,7 @@
 #include "core/xtce/packet_builder.hpp"
 #include "core/xtce/parameter_types.hpp"
 #include "core/xtce/space_system_tree.hpp"
+#include "core/xtce/telestation_ancillary.hpp"
 #include "core/xtce/xml_document.hpp"
 
 #include <array>
@@ -197,6 +198,11 @@ ImportResult importXtce(std::string_view xml, std::string_view fileName, const I
         result.database = importer.run();
         result.diagnostics = report.takeDiagnostics();
         result.skipped = report.takeSkipped();
+        // A document Telestation wrote gives back the database it was written from (nothing on others).
+        if (result.ok()) {
+            Diagnostics restored = applyTelestationAncillary(*parsed.document, result.database);
+            result.diagnostics.insert(result.diagnostics.end(), restored.begin(), restored.end());
+        }
     } catch (const std::exception& e) {
         result.diagnostics.push_back(Diagnostic { Severity::Error,
             std::string("internal error in the XTCE importer: ") + e.what(), SourceLocation { file, 0, 0 } });

@@ -1,6 +1,8 @@
 // Import of an XTCE 1.1 or 1.2 document (OMG XML Telemetric and Command Exchange) into a mission
 // database: every concrete SequenceContainer whose restriction criteria give an APID becomes a packet,
-// flattened. What is supported, the mapping and what is not supported are in docs/xtce.md.
+// flattened. What is supported, the mapping and what is not supported are in docs/xtce.md. A document
+// Telestation wrote (xtce_export.hpp) is read back as the database it was written from
+// (applyTelestationAncillary, telestation_ancillary.hpp).
 #pragma once
 
 #include "core/common/diagnostic.hpp"

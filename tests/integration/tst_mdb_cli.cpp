@@ -403,6 +403,30 @@ private slots:
         QVERIFY(*loaded == imported.database);
     }
 
+    // The round trip through XTCE: importing an export gives back the database it was written from.
+    void exportXtceThenImportGivesTheSameDatabase()
+    {
+        const QString training = QStringLiteral(TELESTATION_DATA_DIR "/training.mdb");
+        const QString xml = path(QStringLiteral("training-export.xml"));
+        const QString back = path(QStringLiteral("training-back.mdb"));
+        Run run = runTool({ QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("xtce"), training, xml });
+        QCOMPARE(run.exitCode, 0);
+        run = runTool({ QStringLiteral("import"), xml, back });
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.isEmpty(), run.err.constData());
+
+        const Run original = runTool({ QStringLiteral("export"), training, QStringLiteral("-") });
+        QCOMPARE(original.exitCode, 0);
+        QVERIFY(!original.out.isEmpty());
+        const Run again = runTool({ QStringLiteral("export"), back, QStringLiteral("-") });
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(again.out, original.out);
+        const auto loadedTraining = loadDatabase(training.toStdString());
+        const auto loadedBack = loadDatabase(back.toStdString());
+        QVERIFY(loadedTraining.ok() && loadedBack.ok());
+        QVERIFY(*loadedBack == *loadedTraining);
+    }
+
     void importMalformedXtceWritesNothing()
     {
         const QString in = path(QStringLiteral("malformed.xml"));

@@ -1,6 +1,7 @@
 // The XTCE importer on the real files in place (JPSS-1, IMAP-IDEX, BogusSAT-1) and on small documents:
 // layouts against an independent field list, criteria, variable sizes, calibrators, alarms, arrays and
 // aggregates, namespaces, bad input with precise errors, and schema validation.
+#include "core/xtce/xml_numbers.hpp"
 #include "core/xtce/xtce_import.hpp"
 #include "core/xtce/xtce_schema.hpp"
 
@@ -267,6 +268,23 @@ std::string bogusSatWithPacket()
         return {};
     text.insert(at, added);
     return text;
+}
+
+// One packet whose restriction criteria are APID == 7 and ID (a `bits`-bit integer of that encoding at
+// bit 16) OP value.
+std::string criterionDocument(
+    const std::string& value, int bits, const std::string& encoding = "unsigned", const std::string& op = "==")
+{
+    return minimal("<IntegerParameterType name=\"ID_Type\"><IntegerDataEncoding sizeInBits=\"" + std::to_string(bits)
+            + "\" encoding=\"" + encoding + "\"/></IntegerParameterType>\n",
+        "<Parameter name=\"ID\" parameterTypeRef=\"ID_Type\"/>\n",
+        "<SequenceContainer name=\"P\"><EntryList><ParameterRefEntry parameterRef=\"H\"/>"
+        "<ParameterRefEntry parameterRef=\"APID\"/><ParameterRefEntry parameterRef=\"ID\"/></EntryList>"
+        "<BaseContainer containerRef=\"PBase\"><RestrictionCriteria><ComparisonList>"
+        "<Comparison parameterRef=\"APID\" value=\"7\"/><Comparison parameterRef=\"ID\" value=\""
+            + value + "\" comparisonOperator=\"" + op
+            + "\"/></ComparisonList></RestrictionCriteria></BaseContainer></SequenceContainer>\n"
+              "<SequenceContainer name=\"PBase\" abstract=\"true\"><EntryList/></SequenceContainer>\n");
 }
 
 std::vector<std::vector<std::string>> readCsv(const std::string& path)
@@ -690,6 +708,135 @@ private slots:
             (std::vector<Condition> { { "TIME", CompareOp::Greater, 1577836800.0, true } }));
         QCOMPARE(
             findParameter(p, "Y")->includeWhen, (std::vector<Condition> { { "TIME", CompareOp::Less, 5.0, true } }));
+    }
+
+    // XML Schema's spellings of xs:double, and integers read exactly (never through a double).
+    void numberSpellings()
+    {
+        constexpr double kInf = std::numeric_limits<double>::infinity();
+        QCOMPARE(parseDouble("INF"), std::optional(kInf));
+        QCOMPARE(parseDouble("+INF"), std::optional(kInf));
+        QCOMPARE(parseDouble(" -INF\n"), std::optional(-kInf));
+        QVERIFY(parseDouble("NaN") && std::isnan(*parseDouble("NaN")));
+        QCOMPARE(parseDouble("+1.5e3"), std::optional(1500.0));
+        QCOMPARE(parseDouble("-0.25"), std::optional(-0.25));
+        for (const char* junk : { "", "inf", "-inf", "nan", "Infinity", "0x10", "1e400", "--1", "+-1", "1.5x", "+" })
+            QVERIFY2(!parseDouble(junk), junk);
+        QVERIFY(!parseReal("INF"));
+        QVERIFY(!parseReal("NaN"));
+        QCOMPARE(parseReal(" 2.5 "), std::optional(2.5));
+
+        QCOMPARE(parseInteger("0x1F"), std::optional<std::int64_t>(31));
+        QCOMPARE(parseInteger("-9223372036854775808"), std::optional(std::numeric_limits<std::int64_t>::min()));
+        QVERIFY(!parseInteger("9223372036854775808"));
+        QVERIFY(!parseInteger("1.0"));
+        QVERIFY(!parseInteger("--1"));
+        QCOMPARE(parseUnsigned("18446744073709551615"), std::optional(std::numeric_limits<std::uint64_t>::max()));
+        QCOMPARE(parseUnsigned("9007199254740993"), std::optional<std::uint64_t>(9007199254740993u));
+        QVERIFY(!parseUnsigned("18446744073709551616"));
+        QVERIFY(!parseUnsigned("-1"));
+        QCOMPARE(parseWrittenInteger("-0"), std::optional(WrittenInteger { false, 0 }));
+        QCOMPARE(parseWrittenInteger("-18446744073709551615"),
+            std::optional(WrittenInteger { true, std::numeric_limits<std::uint64_t>::max() }));
+        QCOMPARE(formatDouble(-kInf), std::string("-INF"));
+        QCOMPARE(formatDouble(0.1), std::string("0.1"));
+    }
+
+    // minInclusive="-INF" / maxInclusive="INF" are open sides; NaN or junk is reported, not guessed.
+    void alarmBoundsInXsDoubleSpellings()
+    {
+        constexpr double kInf = std::numeric_limits<double>::infinity();
+        const auto document = [](const std::string& warning, const std::string& critical) {
+            return minimal("<FloatParameterType name=\"F\"><FloatDataEncoding sizeInBits=\"32\"/><DefaultAlarm>"
+                           "<StaticAlarmRanges><WarningRange "
+                    + warning + "/><CriticalRange " + critical
+                    + "/></StaticAlarmRanges></DefaultAlarm></FloatParameterType>\n",
+                "<Parameter name=\"X\" parameterTypeRef=\"F\"/>\n", packet("P", "<ParameterRefEntry parameterRef=\"X\"/>"));
+        };
+        auto result = importXtce(document("minInclusive=\"-INF\" maxInclusive=\"40\"",
+                                     "minInclusive=\" -20 \" maxInclusive=\"+INF\" maxExclusive=\"INF\""),
+            "inf.xml");
+        QVERIFY2(result.ok(), joined(result.diagnostics).c_str());
+        QVERIFY2(result.diagnostics.empty(), joined(result.diagnostics).c_str());
+        QCOMPARE(findParameter(result.database.packets.at(0), "X")->limits,
+            Limits(NumericLimits { -20, -20, 40, kInf, true }));
+
+        result = importXtce(document("minInclusive=\"NaN\" maxInclusive=\"40\"", "maxInclusive=\"fifty\""), "nan.xml");
+        QVERIFY2(result.ok(), joined(result.diagnostics).c_str());
+        QCOMPARE(located(result.diagnostics),
+            (std::vector<std::string> { "6:99: warning: /M/F: WarningRange minInclusive 'NaN' is not a number; ignored",
+                "6:151: warning: /M/F: CriticalRange maxInclusive 'fifty' is not a number; ignored" }));
+        QCOMPARE(findParameter(result.database.packets.at(0), "X")->limits,
+            Limits(NumericLimits { -kInf, -kInf, 40, kInf, true }));
+    }
+
+    // Criteria compare raw 64-bit values: read as integers, exactly, whatever their size.
+    void criteriaAbove2To53_data()
+    {
+        QTest::addColumn<std::string>("value");
+        QTest::addColumn<int>("bits");
+        QTest::addColumn<std::string>("encoding");
+        QTest::addColumn<std::uint64_t>("raw");
+        QTest::newRow("2^64-1") << std::string("18446744073709551615") << 64 << std::string("unsigned")
+                                << std::numeric_limits<std::uint64_t>::max();
+        QTest::newRow("2^53+1") << std::string("9007199254740993") << 64 << std::string("unsigned")
+                                << std::uint64_t { 9007199254740993u };
+        QTest::newRow("hexadecimal") << std::string("0xFFFFFFFFFFFFFFFF") << 64 << std::string("unsigned")
+                                     << std::numeric_limits<std::uint64_t>::max();
+        QTest::newRow("integral real") << std::string("1e3") << 16 << std::string("unsigned") << std::uint64_t { 1000 };
+        QTest::newRow("int64 min") << std::string("-9223372036854775808") << 64 << std::string("twosComplement")
+                                   << std::uint64_t { 0x8000000000000000u };
+        QTest::newRow("2^63-1") << std::string("9223372036854775807") << 64 << std::string("twosComplement")
+                                << std::uint64_t { 0x7FFFFFFFFFFFFFFFu };
+        QTest::newRow("-1 in 64 bits") << std::string("-1") << 64 << std::string("twosComplement")
+                                       << std::numeric_limits<std::uint64_t>::max();
+        QTest::newRow("sign and magnitude") << std::string("-127") << 8 << std::string("signMagnitude")
+                                            << std::uint64_t { 0xFF };
+        QTest::newRow("ones' complement") << std::string("-127") << 8 << std::string("onesComplement")
+                                          << std::uint64_t { 0x80 };
+    }
+    void criteriaAbove2To53()
+    {
+        QFETCH(std::string, value);
+        QFETCH(int, bits);
+        QFETCH(std::string, encoding);
+        QFETCH(std::uint64_t, raw);
+        const auto result = importXtce(criterionDocument(value, bits, encoding), "big.xml");
+        QVERIFY2(result.ok(), joined(result.diagnostics).c_str());
+        QCOMPARE(result.database.packets.size(), std::size_t { 1 });
+        const PacketDef& p = result.database.packets.front();
+        QCOMPARE(p.apid, std::uint16_t { 7 });
+        QCOMPARE(p.criteria,
+            (std::vector<FieldCriterion> { { 16, static_cast<std::uint32_t>(bits), CompareOp::Equal, raw } }));
+    }
+
+    void criteriaThatDoNotFit_data()
+    {
+        QTest::addColumn<std::string>("value");
+        QTest::addColumn<int>("bits");
+        QTest::addColumn<std::string>("encoding");
+        QTest::newRow("2^64") << std::string("18446744073709551616") << 64 << std::string("unsigned");
+        QTest::newRow("2^64 as a real") << std::string("1.8446744073709552e19") << 64 << std::string("unsigned");
+        QTest::newRow("negative unsigned") << std::string("-1") << 64 << std::string("unsigned");
+        QTest::newRow("2^63 signed") << std::string("9223372036854775808") << 64 << std::string("twosComplement");
+        QTest::newRow("fraction") << std::string("2.5") << 8 << std::string("unsigned");
+        QTest::newRow("infinity") << std::string("INF") << 64 << std::string("unsigned");
+        QTest::newRow("256 in 8 bits") << std::string("256") << 8 << std::string("unsigned");
+        // -128 has no sign-and-magnitude or ones' complement form in 8 bits (it would be a second zero).
+        QTest::newRow("-128 sign and magnitude") << std::string("-128") << 8 << std::string("signMagnitude");
+        QTest::newRow("-128 ones' complement") << std::string("-128") << 8 << std::string("onesComplement");
+    }
+    void criteriaThatDoNotFit()
+    {
+        QFETCH(std::string, value);
+        QFETCH(int, bits);
+        QFETCH(std::string, encoding);
+        const auto result = importXtce(criterionDocument(value, bits, encoding), "big.xml");
+        QVERIFY(!result.ok());
+        const std::string all = joined(result.diagnostics);
+        QVERIFY2(all.find("does not fit the " + std::to_string(bits) + "-bit field /M/ID") != std::string::npos
+                || (value == "INF" && all.find("is not a number") != std::string::npos),
+            all.c_str());
     }
 
     void badInput_data()
