@@ -19,15 +19,6 @@ bool isXtceNamespace(const xmlNode* node)
     return href == kXtceNamespace11 || href == kXtceNamespace12;
 }
 
-std::string trimmed(std::string_view s)
-{
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (!s.empty() && blank(s.front()))
-        s.remove_prefix(1);
-    while (!s.empty() && blank(s.back()))
-        s.remove_suffix(1);
-    return std::string(s);
-}
 
 struct ErrorCollector {
     std::string fileName;
@@ -43,13 +34,23 @@ void collectError(void* userData, xmlErrorPtr error)
     auto* collector = static_cast<ErrorCollector*>(context->_private);
     if (collector->diagnostics.size() >= 20)
         return;
-    std::string message = error->message != nullptr ? trimmed(error->message) : "malformed XML";
+    std::string message = error->message != nullptr ? std::string(trimmedXmlBlanks(error->message)) : "malformed XML";
     const Severity severity = error->level == XML_ERR_WARNING ? Severity::Warning : Severity::Error;
     collector->diagnostics.push_back(
         Diagnostic { severity, "XML: " + message, SourceLocation { collector->fileName, error->line, error->int2 } });
 }
 
 } // namespace
+
+std::string_view trimmedXmlBlanks(std::string_view text)
+{
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!text.empty() && blank(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && blank(text.back()))
+        text.remove_suffix(1);
+    return text;
+}
 
 std::string_view XmlElement::localName() const
 {
@@ -81,7 +82,7 @@ std::string XmlElement::attributeOr(std::string_view name, std::string_view fall
 
 std::string XmlElement::text() const
 {
-    return trimmed(exactText());
+    return std::string(trimmedXmlBlanks(exactText()));
 }
 
 std::string XmlElement::exactText() const

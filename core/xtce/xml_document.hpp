@@ -1,7 +1,7 @@
-// A small read-only view of an XML document parsed by libxml2, for the XTCE importer: elements by their
-// local name in the XTCE namespace (1.1, 1.2 or none), attributes, text, and the line and column of
-// every start tag. Parsing is safe for untrusted input: no network, no DTD, no entity expansion, a
-// size limit.
+// A small read-only view of an XML document parsed by libxml2, the one XML reading layer of core/xtce
+// (the importer and the reading back of an export): elements by their local name in the XTCE namespace
+// (1.1, 1.2 or none), attributes, text, and the line and column of every start tag. Parsing is safe for
+// untrusted input: no network, no DTD, no entity expansion, a size limit.
 #pragma once
 
 #include "core/common/diagnostic.hpp"
@@ -24,6 +24,9 @@ inline constexpr std::string_view kXtceNamespace12 = "http://www.omg.org/spec/XT
 inline constexpr std::size_t kMaxXmlBytes = 64u * 1024u * 1024u;
 
 class XmlDocument;
+
+// `text` without XML blanks (space, tab, line feed, carriage return) at either end.
+[[nodiscard]] std::string_view trimmedXmlBlanks(std::string_view text);
 
 // A non-owning view of one element; valid while its XmlDocument lives. A default-constructed
 // element is "absent": every query on it returns nothing.

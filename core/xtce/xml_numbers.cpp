@@ -1,5 +1,7 @@
 #include "core/xtce/xml_numbers.hpp"
 
+#include "core/xtce/xml_document.hpp"
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -7,23 +9,9 @@
 
 namespace telestation::xtce {
 
-namespace {
-
-std::string_view trimmed(std::string_view text)
-{
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (!text.empty() && blank(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && blank(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
-
-} // namespace
-
 std::optional<WrittenInteger> parseWrittenInteger(std::string_view text)
 {
-    text = trimmed(text);
+    text = trimmedXmlBlanks(text);
     WrittenInteger out;
     if (!text.empty() && (text.front() == '-' || text.front() == '+')) {
         out.negative = text.front() == '-';
@@ -70,7 +58,7 @@ std::optional<std::uint64_t> parseUnsigned(std::string_view text)
 
 std::optional<double> parseDouble(std::string_view text)
 {
-    text = trimmed(text);
+    text = trimmedXmlBlanks(text);
     if (text == "INF" || text == "+INF")
         return std::numeric_limits<double>::infinity();
     if (text == "-INF")

@@ -56,59 +56,31 @@ std::string xmlSafe(std::string_view text)
     return out;
 }
 
-std::string escapeText(std::string_view text)
-{
-    std::string out;
-    for (const char c : xmlSafe(text)) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '\r': // a literal CR would be read back as LF
-            out += "&#13;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
+enum class Where { Text, Attribute };
 
-std::string escapeAttribute(std::string_view text)
+// Escaped so that a parser reads back exactly `text`: a literal CR would be read back as LF, and
+// literal tabs and line breaks in an attribute are normalised to spaces.
+std::string escaped(std::string_view text, Where where)
 {
+    const bool attribute = where == Where::Attribute;
     std::string out;
     for (const char c : xmlSafe(text)) {
-        switch (c) {
-        case '&':
+        if (c == '&')
             out += "&amp;";
-            break;
-        case '<':
+        else if (c == '<')
             out += "&lt;";
-            break;
-        case '>':
+        else if (c == '>')
             out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\t': // literal blanks in attributes are normalised to spaces by every XML parser
-            out += "&#9;";
-            break;
-        case '\n':
-            out += "&#10;";
-            break;
-        case '\r':
+        else if (c == '\r')
             out += "&#13;";
-            break;
-        default:
+        else if (attribute && c == '"')
+            out += "&quot;";
+        else if (attribute && c == '\t')
+            out += "&#9;";
+        else if (attribute && c == '\n')
+            out += "&#10;";
+        else
             out += c;
-        }
     }
     return out;
 }
@@ -132,7 +104,7 @@ void XmlWriter::textElement(std::string_view name, std::string_view text, const 
 {
     startTag(name, attributes);
     m_out += '>';
-    m_out += escapeText(text);
+    m_out += escaped(text, Where::Text);
     m_out += "</xtce:";
     m_out += name;
     m_out += ">\n";
@@ -155,7 +127,7 @@ void XmlWriter::startTag(std::string_view name, const Attributes& attributes)
         m_out += ' ';
         m_out += key;
         m_out += "=\"";
-        m_out += escapeAttribute(value);
+        m_out += escaped(value, Where::Attribute);
         m_out += '"';
     }
 }

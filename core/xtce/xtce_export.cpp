@@ -1,11 +1,11 @@
-// The XTCE export: the document around the parameter types (export_types.cpp) — the root SpaceSystem,
+// The XTCE export: the document around the parameter types (parameter_type_writer.cpp) — the root SpaceSystem,
 // the ParameterSet and the ContainerSet — as planned by export_plan.cpp.
 #include "core/xtce/xtce_export.hpp"
 
 #include "core/xtce/ancillary_data.hpp"
 #include "core/xtce/export_elements.hpp"
 #include "core/xtce/export_plan.hpp"
-#include "core/xtce/export_types.hpp"
+#include "core/xtce/parameter_type_writer.hpp"
 #include "core/xtce/time_instant.hpp"
 #include "core/xtce/xml_document.hpp"
 #include "core/xtce/xml_numbers.hpp"

@@ -1,4 +1,4 @@
-#include "core/xtce/export_types.hpp"
+#include "core/xtce/parameter_type_writer.hpp"
 
 #include "core/xtce/ancillary_data.hpp"
 #include "core/xtce/export_elements.hpp"
