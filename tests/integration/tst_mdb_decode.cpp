@@ -589,6 +589,7 @@ private slots:
         QVERIFY2(!run.err.contains("long packets"), run.err.constData());
         const QStringList all = lines(run.out);
         QCOMPARE(all.size(), 7200);
+        int previousCount = -1;
         // Plausible values in every packet: the GPS position is in low Earth orbit (~824 km up) and the
         // attitude quaternion has unit norm.
         for (const QString& line : all) {
@@ -602,6 +603,17 @@ private slots:
                 + v("ADCFAQ4") * v("ADCFAQ4");
             QVERIFY2(std::fabs(norm - 1) < 1e-3, qPrintable(line.left(300)));
             QCOMPARE(p["PKT_APID"]["raw"].get<int>(), 11);
+            // The header agrees with the file: every packet 71 bytes, the sequence count goes up by one.
+            QCOMPARE(p["PKT_LEN"]["raw"].get<int>() + 7, 71);
+            const int count = p["SRC_SEQ_CTR"]["raw"].get<int>();
+            if (previousCount >= 0)
+                QCOMPARE(count, (previousCount + 1) % 16384);
+            previousCount = count;
+            // Times: days since the 1958 epoch within 2021 (23011 = 2021-01-01), milliseconds of the day.
+            for (const char* day : {"DOY", "ADAET1DAY", "ADAET2DAY"})
+                QVERIFY2(v(day) >= 23011 && v(day) < 23376, qPrintable(line.left(300)));
+            for (const char* ms : {"MSEC", "ADAET1MS", "ADAET2MS"})
+                QVERIFY2(v(ms) >= 0 && v(ms) < 86'400'000, qPrintable(line.left(300)));
         }
     }
 
@@ -618,14 +630,22 @@ private slots:
         QVERIFY2(!run.err.contains("long packets"), run.err.constData());
         const QStringList all = lines(run.out);
         QCOMPARE(all.size(), 78);
+        int sized = 0;
         // Each packet's length field agrees with the fields decoded to its end: the variable-length
         // binary data sized by another parameter ends where the packet does.
         std::uint64_t bytes = 0;
         for (const QString& line : all) {
             const auto j = nlohmann::json::parse(line.toStdString());
             QCOMPARE(j["apid"].get<int>(), 1424);
-            bytes += j["parameters"]["PKT_LEN"]["raw"].get<std::uint64_t>() + 7;
+            const auto length = j["parameters"]["PKT_LEN"]["raw"].get<std::uint64_t>();
+            bytes += length + 7;
+            // The science data takes the size its size parameter gives: 8 * PKT_LEN - 328 bits.
+            if (j["parameters"].contains("IDX__SCI0RAW")) {
+                ++sized;
+                QCOMPARE(j["parameters"]["IDX__SCI0RAW"]["raw"].get<std::string>().size() / 2, (8 * length - 328) / 8);
+            }
         }
+        QVERIFY(sized > 0);
         QCOMPARE(static_cast<qint64>(bytes), QFileInfo(input).size());
     }
 
