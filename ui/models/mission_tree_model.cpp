@@ -127,18 +127,30 @@ QString compareText(mdb::CompareOp op)
     return QStringLiteral("?");
 }
 
-// "1424 (id 3)", and the criteria on other fields: "1424 (bits 128..135 > 1)".
+// A criterion in words: by the parameter at its field where there is one ("TYPE > 1"), else by bits.
+QString criterionText(const mdb::PacketDef& p, const mdb::FieldCriterion& c)
+{
+    for (const auto& q : p.parameters)
+        if (q.placement == mdb::Placement::Absolute && q.fixedSize() && q.bitOffset == c.bitOffset && q.bitLength == c.bitLength)
+            return QStringLiteral("%1 %2 %3").arg(qs(q.name), compareText(c.op)).arg(c.value);
+    return MissionTreeModel::tr("bits %1..%2 %3 %4")
+        .arg(c.bitOffset)
+        .arg(std::uint64_t{c.bitOffset} + c.bitLength - 1)
+        .arg(compareText(c.op))
+        .arg(c.value);
+}
+
+// "1424 (id 3)", and the criteria on other fields: "1424 (IDX__SCI0TYPE > 1, VERSION = 0)" — those that
+// tell the type from others first, those on the primary header (every packet of a mission has them) last.
 QString apidText(const mdb::PacketDef& p)
 {
     QStringList conditions;
     if (p.secondaryId)
         conditions << MissionTreeModel::tr("id %1").arg(p.secondaryId->value);
-    for (const auto& c : p.criteria)
-        conditions << MissionTreeModel::tr("bits %1..%2 %3 %4")
-                          .arg(c.bitOffset)
-                          .arg(std::uint64_t{c.bitOffset} + c.bitLength - 1)
-                          .arg(compareText(c.op))
-                          .arg(c.value);
+    for (const bool header : {false, true})
+        for (const auto& c : p.criteria)
+            if ((c.bitOffset < 48) == header)
+                conditions << criterionText(p, c);
     if (conditions.isEmpty())
         return QString::number(p.apid);
     return QStringLiteral("%1 (%2)").arg(p.apid).arg(conditions.join(QStringLiteral(", ")));
