@@ -15,6 +15,7 @@
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 #include "sim/core/sim_stream.hpp"
+#include "tests/bench/bench_gui_support.hpp"
 #include "tests/support/model_builders.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/displays/parameter_plot.hpp"
@@ -24,23 +25,21 @@
 #include "ui/session/station_session.hpp"
 
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QThread>
 #include <QTimer>
 
 #include <qwt_plot_canvas.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <string>
 #include <vector>
 
 using namespace telestation;
+using bench::percentile;
 
 namespace {
 
@@ -99,44 +98,6 @@ QJsonObject plotSpec(const QString& stream, const QStringList& parameters, doubl
     return {{"type", "plot"}, {"title", "16 curves"}, {"window", window}, {"plots", plots}};
 }
 
-double threadCpuSeconds()
-{
-    timespec ts{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double processCpuSeconds()
-{
-    timespec ts{};
-    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double percentile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(i, v.size() - 1)];
-}
-
-// Counts the paint events of the plot canvases: frames actually drawn.
-class PaintCounter : public QObject {
-public:
-    using QObject::QObject;
-    long frames = 0;
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override
-    {
-        if (event->type() == QEvent::Paint)
-            ++frames;
-        return QObject::eventFilter(watched, event);
-    }
-};
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -185,14 +146,7 @@ int main(int argc, char** argv)
     }
 
     // One stream, every defined packet type processed entirely (the profile's default), nothing recorded.
-    config::StationProfile profile;
-    profile.mdb = mdbPath;
-    profile.recordingDirectory = dir.filePath(QStringLiteral("recordings")).toStdString();
-    profile.logDirectory = dir.filePath(QStringLiteral("logs")).toStdString();
-    config::StreamProfile stream;
-    stream.name = "bench";
-    stream.source = "udp://127.0.0.1:0";
-    profile.streams.push_back(stream);
+    const config::StationProfile profile = bench::oneStreamProfile(dir, mdbPath, "bench");
 
     ui::StationSession session;
     QString error;
@@ -216,7 +170,7 @@ int main(int argc, char** argv)
     }
     // Side by side, so that both are visible (and therefore refreshing) at once.
     mainWindow.splitDockWidget(values, plot, Qt::Horizontal);
-    PaintCounter paints;
+    bench::PaintCounter paints;
     for (auto* canvas : parameterPlot->findChildren<QwtPlotCanvas*>())
         canvas->installEventFilter(&paints);
 
@@ -234,42 +188,26 @@ int main(int argc, char** argv)
         return 1;
     }
 
-    std::vector<double> lateness;
-    lateness.reserve(static_cast<std::size_t>(*seconds * 1000.0 / static_cast<double>(*probeMs)) + 1024);
-    QElapsedTimer clock;
-    qint64 lastTickNs = -1;
-    bool measuring = false;
-    QTimer probe;
-    probe.setTimerType(Qt::PreciseTimer);
-    probe.setInterval(static_cast<int>(*probeMs));
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        if (measuring && lastTickNs >= 0)
-            lateness.push_back(std::max<double>(0, static_cast<double>(now - lastTickNs) * 1e-6 - static_cast<double>(*probeMs)));
-        lastTickNs = now;
-    });
-
+    bench::LatencyProbe probe(static_cast<int>(*probeMs), *seconds);
     double guiCpu0 = 0, processCpu0 = 0;
     long frames0 = 0;
     stats::StationSnapshot first;
     QTimer::singleShot(static_cast<int>(*warmup * 1000), [&] {
-        guiCpu0 = threadCpuSeconds();
-        processCpu0 = processCpuSeconds();
+        guiCpu0 = bench::threadCpuSeconds();
+        processCpu0 = bench::processCpuSeconds();
         frames0 = paints.frames;
         first = station.snapshot();
-        clock.restart();
-        lastTickNs = -1;
-        measuring = true;
+        probe.measure();
     });
     QTimer::singleShot(static_cast<int>((*warmup + *seconds) * 1000), [&] { QApplication::quit(); });
-    clock.start();
     probe.start();
     (*simulator)->start();
     QApplication::exec();
-    measuring = false;
-    const double elapsed = static_cast<double>(clock.nsecsElapsed()) * 1e-9;
-    const double guiCpu = threadCpuSeconds() - guiCpu0;
-    const double processCpu = processCpuSeconds() - processCpu0;
+    probe.stop();
+    const std::vector<double>& lateness = probe.lateness();
+    const double elapsed = probe.elapsedSeconds();
+    const double guiCpu = bench::threadCpuSeconds() - guiCpu0;
+    const double processCpu = bench::processCpuSeconds() - processCpu0;
     const long frames = paints.frames - frames0;
 
     // How many of the 1,000 rows show a value, and whether the plot drew its curves.
@@ -285,13 +223,7 @@ int main(int argc, char** argv)
 
     (*simulator)->stop();
     const auto sent = (*simulator)->summary();
-    // What the simulator sent may still be in the socket: wait until the station has read it all (or
-    // 5 s pass, and the delivery line says what is missing), then until its queues are empty.
-    QElapsedTimer catchUp;
-    catchUp.start();
-    while (catchUp.elapsed() < 5000 && station.snapshot().totals.packetsReceived < sent.sent.packets)
-        QThread::msleep(10);
-    station.waitIdle(std::chrono::seconds(10));
+    bench::waitForDelivery(station, sent.sent.packets);
     const auto last = station.snapshot();
     const auto& c = last.streams.at(0).counters;
     const auto& c0 = first.streams.at(0).counters;
@@ -310,7 +242,7 @@ int main(int argc, char** argv)
                 static_cast<long long>(*probeMs), elapsed);
     std::printf("lateness (ms)       p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n", percentile(lateness, 0.5),
                 percentile(lateness, 0.9), percentile(lateness, 0.99), percentile(lateness, 0.999),
-                lateness.empty() ? 0.0 : *std::max_element(lateness.begin(), lateness.end()));
+                bench::maximum(lateness));
     std::printf("cpu                 GUI thread %.0f%%, whole process %.0f%% (of one core)\n", 100 * guiCpu / elapsed,
                 100 * processCpu / elapsed);
     std::printf("delivery            sent %llu, received %llu, %s\n",

@@ -1,16 +1,28 @@
 // What the benchmark executables share: the options --help, --mdb, --packet and --seconds, and
-// loading the mission database and the packet type to measure.
+// loading the mission database (in any form: .mdb, .tdef or XTCE) and the packet type to measure.
 #pragma once
 
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
-#include "core/mdb/sqlite_store.hpp"
+#include "core/config/mission_file.hpp"
 
 #include <cstdio>
 #include <optional>
 #include <string>
 
 namespace telestation::bench {
+
+// A mission database in any form config::loadMission reads (told apart by content), compiled in
+// memory: an XTCE file is imported every time (no cache beside it), so that runs measure the same.
+inline Result<mdb::MissionDatabase> loadAnyMission(const std::string& path)
+{
+    config::MissionLoadOptions options;
+    options.useCache = false;
+    auto loaded = config::loadMission(path, options);
+    if (!loaded.ok())
+        return loaded.error();
+    return std::move(*loaded.database);
+}
 
 struct Setup {
     mdb::MissionDatabase db;
@@ -25,8 +37,8 @@ inline std::optional<Setup> setUp(CommandLine& cli, const char* program, int arg
                                   int& exitCode)
 {
     cli.addFlag("help", "Show this help.");
-    cli.addOption("mdb", "FILE", "Mission database; default: the training database.");
-    cli.addOption("packet", "NAME", "Packet type; default Packet5.");
+    cli.addOption("mdb", "FILE", "Mission database: .mdb, .tdef or XTCE; default: the training database.");
+    cli.addOption("packet", "NAME", "Packet type; default Packet5 (another mission: its first fixed-layout type).");
     cli.addOption("seconds", "S", "How long to run.");
     exitCode = 2;
     if (const auto ok = cli.parse(argc, argv); !ok) {
@@ -45,7 +57,7 @@ inline std::optional<Setup> setUp(CommandLine& cli, const char* program, int arg
     }
     exitCode = 1;
     const std::string path = cli.value("mdb", trainingDatabasePath().string());
-    auto db = mdb::loadDatabase(path);
+    auto db = loadAnyMission(path);
     if (!db) {
         std::fprintf(stderr, "%s: %s\n", program, db.error().toString().c_str());
         return std::nullopt;
@@ -53,6 +65,12 @@ inline std::optional<Setup> setUp(CommandLine& cli, const char* program, int arg
     Setup setup{std::move(db).value(), nullptr, *seconds};
     const std::string name = cli.value("packet", "Packet5");
     setup.packet = setup.db.findPacket(name);
+    if (!setup.packet && !cli.isSet("packet")) {
+        // Another mission: its first packet type with a fixed layout, else its first.
+        for (const auto& p : setup.db.packets)
+            if (!setup.packet || (setup.packet->variableLayout() && !p.variableLayout()))
+                setup.packet = &p;
+    }
     if (!setup.packet) {
         std::fprintf(stderr, "%s: no packet %s in %s\n", program, name.c_str(), path.c_str());
         return std::nullopt;
