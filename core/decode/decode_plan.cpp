@@ -420,19 +420,6 @@ double numberOf(mdb::DataType type, const DecodedValue& v, bool calibrated) noex
     return 0;
 }
 
-bool compare(double a, mdb::CompareOp op, double b) noexcept
-{
-    switch (op) {
-    case mdb::CompareOp::Equal: return a == b;
-    case mdb::CompareOp::NotEqual: return a != b;
-    case mdb::CompareOp::Less: return a < b;
-    case mdb::CompareOp::LessOrEqual: return a <= b;
-    case mdb::CompareOp::Greater: return a > b;
-    case mdb::CompareOp::GreaterOrEqual: return a >= b;
-    }
-    return false;
-}
-
 } // namespace
 
 bool DecodePlan::holds(std::uint32_t first, std::uint32_t count, std::span<const DecodedValue> values) const noexcept
@@ -440,7 +427,7 @@ bool DecodePlan::holds(std::uint32_t first, std::uint32_t count, std::span<const
     for (std::uint32_t k = first; k < first + count; ++k) {
         const Condition& c = m_conditions[k];
         const DecodedValue& v = values[c.index];
-        if (!v.present || !compare(numberOf(dataType(c.index), v, c.calibrated), c.op, c.value))
+        if (!v.present || !mdb::compare(numberOf(dataType(c.index), v, c.calibrated), c.op, c.value))
             return false;
     }
     return true;

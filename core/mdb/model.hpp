@@ -48,6 +48,21 @@ enum class DataType : std::uint8_t {
 // Comparison operators of packet criteria and conditions.
 enum class CompareOp : std::uint8_t { Equal, NotEqual, Less, LessOrEqual, Greater, GreaterOrEqual };
 
+// `a OP b`: the one evaluation of a CompareOp, for the router's raw bits and the decoder's numbers.
+template <typename T>
+[[nodiscard]] constexpr bool compare(const T& a, CompareOp op, const T& b) noexcept
+{
+    switch (op) {
+    case CompareOp::Equal: return a == b;
+    case CompareOp::NotEqual: return a != b;
+    case CompareOp::Less: return a < b;
+    case CompareOp::LessOrEqual: return a <= b;
+    case CompareOp::Greater: return a > b;
+    case CompareOp::GreaterOrEqual: return a >= b;
+    }
+    return false;
+}
+
 // c0 + c1*x + c2*x^2 + ... ; 1 to 6 coefficients (up to 5th order), x = the converted value.
 struct PolynomialCalibrator {
     std::vector<double> coefficients;

@@ -1395,8 +1395,16 @@ void writeCondition(std::string& out, const Condition& c)
         out += " CALIBRATED";
 }
 
-void writeAliases(std::string& out, const std::vector<Alias>& aliases, const char* indent)
+// DESCRIPTION, LONG_DESCRIPTION, PATH and ALIAS lines, the same for packets and parameters.
+void writeDescriptions(std::string& out, const char* indent, const std::string& description,
+                       const std::string& longDescription, const std::string& path, const std::vector<Alias>& aliases)
 {
+    if (!description.empty())
+        out += std::string(indent) + "DESCRIPTION " + quote(description) + '\n';
+    if (!longDescription.empty())
+        out += std::string(indent) + "LONG_DESCRIPTION " + quote(longDescription) + '\n';
+    if (!path.empty())
+        out += std::string(indent) + "PATH " + quote(path) + '\n';
     for (const auto& a : aliases)
         out += std::string(indent) + "ALIAS " + quote(a.nameSpace) + ' ' + quote(a.alias) + '\n';
 }
@@ -1507,13 +1515,7 @@ void writeParameter(std::string& out, const ParameterDef& q)
     }
     if (!q.units.empty())
         out += "    UNITS " + quote(q.units) + '\n';
-    if (!q.description.empty())
-        out += "    DESCRIPTION " + quote(q.description) + '\n';
-    if (!q.longDescription.empty())
-        out += "    LONG_DESCRIPTION " + quote(q.longDescription) + '\n';
-    if (!q.path.empty())
-        out += "    PATH " + quote(q.path) + '\n';
-    writeAliases(out, q.aliases, "    ");
+    writeDescriptions(out, "    ", q.description, q.longDescription, q.path, q.aliases);
     if (q.overlapAllowed)
         out += "    OVERLAP_OK\n";
     writeCalibrator(out, q.calibrator);
@@ -1558,13 +1560,7 @@ void writePacket(std::string& out, const PacketDef& p)
     if (p.byteOrder == ByteOrder::LittleEndian)
         out += " LITTLE_ENDIAN";
     out += '\n';
-    if (!p.description.empty())
-        out += "  DESCRIPTION " + quote(p.description) + '\n';
-    if (!p.longDescription.empty())
-        out += "  LONG_DESCRIPTION " + quote(p.longDescription) + '\n';
-    if (!p.path.empty())
-        out += "  PATH " + quote(p.path) + '\n';
-    writeAliases(out, p.aliases, "  ");
+    writeDescriptions(out, "  ", p.description, p.longDescription, p.path, p.aliases);
     if (p.secondaryId) {
         out += "  SECONDARY_ID ";
         appendInteger(out, p.secondaryId->bitOffset);

@@ -60,23 +60,6 @@ Result<PacketTypeTable> PacketTypeTable::build(const mdb::MissionDatabase& db)
     return t;
 }
 
-namespace {
-
-bool compare(std::uint64_t a, mdb::CompareOp op, std::uint64_t b) noexcept
-{
-    switch (op) {
-    case mdb::CompareOp::Equal: return a == b;
-    case mdb::CompareOp::NotEqual: return a != b;
-    case mdb::CompareOp::Less: return a < b;
-    case mdb::CompareOp::LessOrEqual: return a <= b;
-    case mdb::CompareOp::Greater: return a > b;
-    case mdb::CompareOp::GreaterOrEqual: return a >= b;
-    }
-    return false;
-}
-
-} // namespace
-
 std::uint32_t PacketTypeTable::classify(std::span<const std::uint8_t> packet) const noexcept
 {
     if (packet.size() < ccsds::kPrimaryHeaderSize)
@@ -90,7 +73,7 @@ std::uint32_t PacketTypeTable::classify(std::span<const std::uint8_t> packet) co
         for (std::uint32_t k = c.criteriaFirst; match && k < c.criteriaFirst + c.criteriaCount; ++k) {
             const Criterion& r = m_criteria[k];
             match = r.endByte <= packet.size()
-                && compare(decode::extractBits(packet.data(), r.bitOffset, r.bitLength), r.op, r.value);
+                && mdb::compare(decode::extractBits(packet.data(), r.bitOffset, r.bitLength), r.op, r.value);
         }
         if (match)
             return c.typeIndex;
@@ -127,7 +110,8 @@ std::optional<std::uint32_t> PacketTypeTable::typeByKey(std::uint16_t apid, std:
         const auto& def = m_defs[i];
         if (def.apid != apid)
             continue;
-        if (secondaryId ? (def.secondaryId && def.secondaryId->value == *secondaryId) : !def.secondaryId)
+        if (secondaryId ? (def.secondaryId && def.secondaryId->value == *secondaryId)
+                        : (!def.secondaryId && def.criteria.empty()))
             return static_cast<std::uint32_t>(i + 1);
     }
     return std::nullopt;
@@ -135,13 +119,16 @@ std::optional<std::uint32_t> PacketTypeTable::typeByKey(std::uint16_t apid, std:
 
 std::vector<std::uint32_t> PacketTypeTable::typesForSetting(std::uint16_t apid, std::optional<std::uint64_t> secondaryId) const
 {
-    if (const auto exact = typeByKey(apid, secondaryId))
-        return {*exact};
     std::vector<std::uint32_t> out;
-    if (!secondaryId)
-        for (std::size_t i = 0; i < m_defs.size(); ++i)
-            if (m_defs[i].apid == apid)
-                out.push_back(static_cast<std::uint32_t>(i + 1));
+    if (!secondaryId) {
+        if (const auto plain = typeByKey(apid, std::nullopt))
+            return {*plain};
+    }
+    for (std::size_t i = 0; i < m_defs.size(); ++i) {
+        const auto& def = m_defs[i];
+        if (def.apid == apid && (!secondaryId || (def.secondaryId && def.secondaryId->value == *secondaryId)))
+            out.push_back(static_cast<std::uint32_t>(i + 1));
+    }
     return out;
 }
 

@@ -11,19 +11,6 @@ namespace telestation::sim {
 
 namespace {
 
-bool meets(std::uint64_t v, mdb::CompareOp op, std::uint64_t limit)
-{
-    switch (op) {
-    case mdb::CompareOp::Equal: return v == limit;
-    case mdb::CompareOp::NotEqual: return v != limit;
-    case mdb::CompareOp::Less: return v < limit;
-    case mdb::CompareOp::LessOrEqual: return v <= limit;
-    case mdb::CompareOp::Greater: return v > limit;
-    case mdb::CompareOp::GreaterOrEqual: return v >= limit;
-    }
-    return false;
-}
-
 // A value of a field of `bits` bits that meets every criterion: the criteria's own values and their
 // neighbours are the candidates (a range "> 1" is met by 2). The first criterion's value when none is.
 std::uint64_t satisfying(const std::vector<mdb::FieldCriterion>& criteria, unsigned bits)
@@ -42,7 +29,7 @@ std::uint64_t satisfying(const std::vector<mdb::FieldCriterion>& criteria, unsig
     for (const std::uint64_t v : candidates) {
         if (v > max)
             continue;
-        if (std::all_of(criteria.begin(), criteria.end(), [&](const auto& c) { return meets(v, c.op, c.value); }))
+        if (std::all_of(criteria.begin(), criteria.end(), [&](const auto& c) { return mdb::compare(v, c.op, c.value); }))
             return v;
     }
     return criteria.front().value & max;
@@ -74,7 +61,7 @@ std::optional<std::uint64_t> failing(const mdb::FieldCriterion& c)
 {
     const std::uint64_t max = c.bitLength >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << c.bitLength) - 1;
     for (const std::uint64_t v : {std::uint64_t{0}, c.value, c.value + 1, c.value - 1, max})
-        if (v <= max && !meets(v, c.op, c.value))
+        if (v <= max && !mdb::compare(v, c.op, c.value))
             return v;
     return std::nullopt;
 }

@@ -3,6 +3,7 @@
 // wide CSV sections, JSON lines with exact integers, --packet/--parameters, a transport header,
 // malformed and unknown packets with their reasons and exit 3, receive times from a recording, the
 // progress bar on a terminal only, usage errors.
+#include "tests/support/model_builders.hpp"
 #include "core/ccsds/cuc_time.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/decode/encoder.hpp"
@@ -125,12 +126,7 @@ QStringList row(const QByteArray& csv, int index, const QString& parameter)
 
 mdb::ParameterDef parameter(std::string name, std::uint32_t bitOffset, std::uint32_t bitLength, mdb::DataType type)
 {
-    mdb::ParameterDef p;
-    p.name = std::move(name);
-    p.bitOffset = bitOffset;
-    p.bitLength = bitLength;
-    p.type = type;
-    return p;
+    return test::makeParameter(std::move(name), bitOffset, bitLength, type);
 }
 
 // HK (APID 100, CUC time, every kind of value), DIAG (APID 600, secondary id 2: bytes, a 12-bit
@@ -174,15 +170,9 @@ mdb::MissionDatabase testMission()
     var.length = 8;
     var.variableLength = true;
     var.maxLength = 64;
-    auto data = parameter("DATA", 0, 0, DataType::Bytes);
-    data.placement = mdb::Placement::AfterPrevious;
-    data.size.kind = mdb::SizeKind::FromParameter;
-    data.size.sizeParameter = "LEN";
-    data.size.sizeSlope = 8;
+    auto data = test::makeSizedBytes("DATA", "LEN");
     data.size.maxBytes = 4;
-    auto tail = parameter("TAIL", 0, 8, DataType::UnsignedInt);
-    tail.placement = mdb::Placement::AfterPrevious;
-    var.parameters = {parameter("LEN", 48, 8, DataType::UnsignedInt), data, tail};
+    var.parameters = {parameter("LEN", 48, 8, DataType::UnsignedInt), data, test::makeFollowing("TAIL", 0, 8)};
     db.packets.push_back(var);
     return db;
 }

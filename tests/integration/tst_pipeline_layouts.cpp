@@ -6,6 +6,7 @@
 #include "core/ccsds/space_packet.hpp"
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
+#include "tests/support/model_builders.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -23,42 +24,17 @@ using namespace std::chrono_literals;
 
 namespace {
 
-mdb::ParameterDef parameter(std::string name, std::uint32_t offset, std::uint32_t bits,
-                            mdb::Placement placement = mdb::Placement::Absolute)
-{
-    mdb::ParameterDef p;
-    p.name = std::move(name);
-    p.bitOffset = offset;
-    p.bitLength = bits;
-    p.placement = placement;
-    return p;
-}
-
 // APID 20, as an XTCE import gives it: byte 6 tells two types apart ("== 1": fixed, 10 bytes;
 // "> 1": a count, that many bytes, a 16-bit trailer).
 mdb::MissionDatabase mission()
 {
-    mdb::PacketDef fixed;
-    fixed.name = "Fixed";
-    fixed.apid = 20;
+    mdb::PacketDef fixed = test::makeOpenPacket("Fixed", 20, {test::makeParameter("KIND", 48, 8), test::makeParameter("VALUE", 56, 24)});
     fixed.length = 10;
-    fixed.variableLength = true;
-    fixed.maxLength = 65542;
     fixed.criteria = {{48, 8, mdb::CompareOp::Equal, 1}};
-    fixed.parameters = {parameter("KIND", 48, 8), parameter("VALUE", 56, 24)};
-
-    mdb::PacketDef counted;
-    counted.name = "Counted";
-    counted.apid = 20;
+    mdb::PacketDef counted = test::makeOpenPacket("Counted", 20, {test::makeParameter("KIND", 48, 8), test::makeParameter("COUNT", 56, 8),
+                                                                 test::makeSizedBytes("DATA", "COUNT"), test::makeFollowing("CRC", 0, 16)});
     counted.length = 10;
-    counted.variableLength = true;
-    counted.maxLength = 65542;
     counted.criteria = {{48, 8, mdb::CompareOp::Greater, 1}};
-    auto data = parameter("DATA", 0, 0, mdb::Placement::AfterPrevious);
-    data.type = mdb::DataType::Bytes;
-    data.size = {mdb::SizeKind::FromParameter, "COUNT", 8, 0, 0, 0, 0};
-    counted.parameters = {parameter("KIND", 48, 8), parameter("COUNT", 56, 8), data,
-                          parameter("CRC", 0, 16, mdb::Placement::AfterPrevious)};
     mdb::MissionDatabase db;
     db.packets = {fixed, counted};
     return db;

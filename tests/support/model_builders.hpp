@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace telestation::test {
 
@@ -17,6 +19,41 @@ inline mdb::ParameterDef makeParameter(std::string name, std::uint32_t bitOffset
     p.bitLength = bitLength;
     p.type = type;
     return p;
+}
+
+// A parameter placed `gap` bits after the end of the previous one (how XTCE lays out entries).
+inline mdb::ParameterDef makeFollowing(std::string name, std::uint32_t gap, std::uint32_t bitLength,
+                                       mdb::DataType type = mdb::DataType::UnsignedInt)
+{
+    mdb::ParameterDef p = makeParameter(std::move(name), gap, bitLength, type);
+    p.placement = mdb::Placement::AfterPrevious;
+    return p;
+}
+
+// Bytes after the previous parameter, `slope * value(sizeParameter) + intercept` bits long (XTCE's
+// DynamicValue with a LinearAdjustment: IDEX's science data).
+inline mdb::ParameterDef makeSizedBytes(std::string name, std::string sizeParameter, double slope = 8, double intercept = 0)
+{
+    mdb::ParameterDef p = makeFollowing(std::move(name), 0, 0, mdb::DataType::Bytes);
+    p.size.kind = mdb::SizeKind::FromParameter;
+    p.size.sizeParameter = std::move(sizeParameter);
+    p.size.sizeSlope = slope;
+    p.size.sizeIntercept = intercept;
+    return p;
+}
+
+// A packet as an XTCE import makes it: variable length up to the CCSDS maximum, its layout (and the
+// packet's length field) deciding each packet's size.
+inline mdb::PacketDef makeOpenPacket(std::string name, std::uint16_t apid, std::vector<mdb::ParameterDef> parameters = {})
+{
+    mdb::PacketDef pk;
+    pk.name = std::move(name);
+    pk.apid = apid;
+    pk.length = 7;
+    pk.variableLength = true;
+    pk.maxLength = 65542;
+    pk.parameters = std::move(parameters);
+    return pk;
 }
 
 // "Bulk": `count` 16-bit parameters P000, P001, ... after the primary header, every tenth with limits

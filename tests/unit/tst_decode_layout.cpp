@@ -20,33 +20,15 @@ using test::makeParameter;
 
 namespace {
 
+// Short names for the builders this file uses on every line.
 mdb::ParameterDef after(std::string name, std::uint32_t gap, std::uint32_t bits, DataType type = DataType::UnsignedInt)
 {
-    auto p = makeParameter(std::move(name), gap, bits, type);
-    p.placement = mdb::Placement::AfterPrevious;
-    return p;
-}
-
-mdb::ParameterDef sizedBy(std::string name, std::string sizeParameter, double slope, double intercept)
-{
-    mdb::ParameterDef p = after(std::move(name), 0, 0, DataType::Bytes);
-    p.size.kind = mdb::SizeKind::FromParameter;
-    p.size.sizeParameter = std::move(sizeParameter);
-    p.size.sizeSlope = slope;
-    p.size.sizeIntercept = intercept;
-    return p;
+    return test::makeFollowing(std::move(name), gap, bits, type);
 }
 
 mdb::PacketDef packetOf(std::vector<mdb::ParameterDef> parameters)
 {
-    mdb::PacketDef pk;
-    pk.name = "P";
-    pk.apid = 9;
-    pk.length = 7;
-    pk.variableLength = true;
-    pk.maxLength = 65542;
-    pk.parameters = std::move(parameters);
-    return pk;
+    return test::makeOpenPacket("P", 9, std::move(parameters));
 }
 
 DecodePlan compiled(const mdb::PacketDef& pk)
@@ -63,7 +45,7 @@ mdb::PacketDef countedBytesPacket()
     return packetOf({
         makeParameter("HEADER", 0, 48),
         makeParameter("COUNT", 48, 8),
-        sizedBy("DATA", "COUNT", 8, 0),
+        test::makeSizedBytes("DATA", "COUNT", 8, 0),
         after("CRC", 0, 16),
     });
 }
@@ -119,7 +101,7 @@ private slots:
     void aLinearAdjustmentAppliesToTheSize()
     {
         // IDEX: bits = 8 * PKT_LEN - 328 (the packet length field minus the fixed fields after it).
-        auto pk = packetOf({makeParameter("LEN", 32, 16), sizedBy("RAW", "LEN", 8, -24)});
+        auto pk = packetOf({makeParameter("LEN", 32, 16), test::makeSizedBytes("RAW", "LEN", 8, -24)});
         pk.parameters[1].placement = mdb::Placement::Absolute;
         pk.parameters[1].bitOffset = 48;
         const auto plan = compiled(pk);
@@ -151,7 +133,7 @@ private slots:
     void aSizeOutOfRangeIsReported()
     {
         auto pk = packetOf({makeParameter("HEADER", 0, 48), makeParameter("N", 48, 8, DataType::SignedInt),
-                            sizedBy("DATA", "N", 8, 0)});
+                            test::makeSizedBytes("DATA", "N", 8, 0)});
         const auto plan = compiled(pk);
         std::vector<std::uint8_t> b(64, 0);
         b[6] = 0xFF; // -1 bytes
@@ -365,9 +347,9 @@ private slots:
 
     void rejectsWhatItCannotPlace()
     {
-        auto badSize = sizedBy("DATA", "LATER", 8, 0);
+        auto badSize = test::makeSizedBytes("DATA", "LATER", 8, 0);
         QVERIFY(!DecodePlan::compile(packetOf({makeParameter("H", 0, 48), badSize, makeParameter("LATER", 0, 8)})).ok());
-        auto intSized = sizedBy("N", "H", 1, 0);
+        auto intSized = test::makeSizedBytes("N", "H", 1, 0);
         intSized.type = DataType::UnsignedInt;
         QVERIFY(!DecodePlan::compile(packetOf({makeParameter("H", 0, 48), intSized})).ok());
         auto opt = after("OPT", 0, 8);

@@ -2,6 +2,7 @@
 // count allocations, and decodes every packet type of the training mission database many times, and
 // a packet of variable layout (sizes from the data, conditions, counted strings, context calibration).
 #include "tests/support/allocation_counter.hpp"
+#include "tests/support/model_builders.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/mdb/text_format.hpp"
 
@@ -63,36 +64,17 @@ private slots:
     void variableLayoutsAllocateNothing()
     {
         using mdb::DataType;
-        mdb::PacketDef def;
-        def.name = "V";
-        def.apid = 5;
-        def.length = 7;
-        def.variableLength = true;
-        def.maxLength = 65542;
-        const auto field = [](std::string name, std::uint32_t offset, std::uint32_t bits, DataType type,
-                              mdb::Placement placement) {
-            mdb::ParameterDef p;
-            p.name = std::move(name);
-            p.bitOffset = offset;
-            p.bitLength = bits;
-            p.type = type;
-            p.placement = placement;
-            return p;
-        };
-        def.parameters.push_back(field("COUNT", 48, 8, DataType::UnsignedInt, mdb::Placement::Absolute));
-        def.parameters.push_back(field("MODE", 56, 8, DataType::UnsignedInt, mdb::Placement::Absolute));
-        auto data = field("DATA", 0, 0, DataType::Bytes, mdb::Placement::AfterPrevious);
-        data.size = {mdb::SizeKind::FromParameter, "COUNT", 8, 0, 0, 0, 0};
-        def.parameters.push_back(data);
-        auto option = field("OPTION", 0, 16, DataType::SignMagnitudeInt, mdb::Placement::AfterPrevious);
+        mdb::PacketDef def = test::makeOpenPacket("V", 5, {test::makeParameter("COUNT", 48, 8), test::makeParameter("MODE", 56, 8),
+                                                            test::makeSizedBytes("DATA", "COUNT")});
+        auto option = test::makeFollowing("OPTION", 0, 16, DataType::SignMagnitudeInt);
         option.includeWhen.push_back({"MODE", mdb::CompareOp::Greater, 1, false});
         option.calibrator = mdb::PolynomialCalibrator{{0, 2}};
         option.contextCalibrators.push_back({{{"MODE", mdb::CompareOp::Equal, 3, false}}, mdb::PolynomialCalibrator{{1, 1}}});
         def.parameters.push_back(option);
-        auto name = field("NAME", 0, 0, DataType::String, mdb::Placement::AfterPrevious);
+        auto name = test::makeFollowing("NAME", 0, 0, DataType::String);
         name.size.kind = mdb::SizeKind::Terminated;
         def.parameters.push_back(name);
-        def.parameters.push_back(field("CRC", 0, 16, DataType::UnsignedInt, mdb::Placement::AfterPrevious));
+        def.parameters.push_back(test::makeFollowing("CRC", 0, 16));
         auto plan = decode::DecodePlan::compile(def);
         QVERIFY(plan.ok());
 

@@ -17,14 +17,8 @@ namespace {
 
 mdb::PacketDef packetDef(std::string name, std::uint16_t apid, std::vector<mdb::FieldCriterion> criteria = {})
 {
-    mdb::PacketDef p;
-    p.name = std::move(name);
-    p.apid = apid;
-    p.length = 7;
-    p.variableLength = true;
-    p.maxLength = 65542;
+    mdb::PacketDef p = test::makeOpenPacket(std::move(name), apid, {test::makeParameter("V", 48, 8)});
     p.criteria = std::move(criteria);
-    p.parameters.push_back(test::makeParameter("V", 48, 8));
     return p;
 }
 
