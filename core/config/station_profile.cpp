@@ -43,7 +43,7 @@ constexpr std::array<std::string_view, 7> kQueueKeys{
 constexpr std::array<std::string_view, 6> kStreamKeys{"name",    "source",         "transportHeaderBytes",
                                                       "enabled", "unknownPackets", "packets"};
 constexpr std::array<std::string_view, 3> kUnknownKeys{"mode", "record", "forward"};
-constexpr std::array<std::string_view, 5> kPacketKeys{"apid", "secondaryId", "mode", "record", "forward"};
+constexpr std::array<std::string_view, 6> kPacketKeys{"packet", "apid", "secondaryId", "mode", "record", "forward"};
 constexpr std::array<std::string_view, 5> kLogLevels{"trace", "debug", "info", "warning", "error"};
 
 // The uint32 queue members in the order of kQueueKeys (maxRecordFileSize, the last, is 64-bit).
@@ -395,12 +395,13 @@ private:
             PacketSettings settings;
             if (!readPacket(value[i], itemPath, settings))
                 continue;
-            const auto same = std::find_if(out.begin(), out.end(), [&](const PacketSettings& other) {
-                return other.apid == settings.apid && other.secondaryId == settings.secondaryId;
-            });
+            const auto same = std::find_if(out.begin(), out.end(),
+                                           [&](const PacketSettings& other) { return other.sameKey(settings); });
             if (same != out.end()) {
                 std::string type = "APID " + std::to_string(settings.apid);
-                if (settings.secondaryId)
+                if (settings.byName())
+                    type = "packet type '" + settings.packet + "'";
+                else if (settings.secondaryId)
                     type += " secondary id " + std::to_string(*settings.secondaryId);
                 error(itemPath, type + " is already set by " +
                                     element(path, indexOf[static_cast<std::size_t>(same - out.begin())]));
@@ -411,32 +412,57 @@ private:
         }
     }
 
-    // False when the entry has no valid APID (it cannot be keyed); other problems are reported and
-    // the entry is kept.
+    // False when the entry names no packet type (no valid `packet` or APID: it cannot be keyed);
+    // other problems are reported and the entry is kept.
     bool readPacket(const Json& value, const std::string& path, PacketSettings& settings)
     {
         if (!expect(value, path, value.is_object(), "an object (packet settings)"))
             return false;
         checkKeys(value, path, kPacketKeys, "a packet setting");
+        const auto name = value.find("packet");
+        const auto apid = value.find("apid");
+        const auto secondaryId = value.find("secondaryId");
         bool keyed = true;
-        const std::string apidPath = member(path, "apid");
-        if (const auto it = value.find("apid"); it == value.end()) {
-            error(apidPath, "missing (required: the packet type's APID, 0..2047)");
-            keyed = false;
-        } else {
-            std::uint64_t apid = 0;
-            keyed = readInteger(*it, apidPath, 0, kMaxApid, "an APID (a whole number, 0..2047)", apid);
-            settings.apid = static_cast<std::uint16_t>(apid);
-        }
-        if (const auto it = value.find("secondaryId"); it != value.end()) {
-            std::uint64_t id = 0;
-            if (it->is_number_unsigned()) // the whole 64-bit range, beyond what a double holds exactly
-                settings.secondaryId = it->get<std::uint64_t>();
-            else if (readInteger(*it, member(path, "secondaryId"), 0, std::numeric_limits<std::uint64_t>::max(),
-                                 "a secondary id (a whole number, 0..18446744073709551615)", id))
-                settings.secondaryId = id;
-            else
+        if (name != value.end()) {
+            // The mission database decides whether the name exists, when the profile is applied to it.
+            const std::string namePath = member(path, "packet");
+            if (apid != value.end()) {
+                error(path, "both 'packet' and 'apid' are given; a packet setting names its packet type by one "
+                            "of them");
                 keyed = false;
+            }
+            if (secondaryId != value.end()) {
+                error(member(path, "secondaryId"),
+                      "goes with 'apid', not with 'packet' (the name alone names the packet type)");
+                keyed = false;
+            }
+            if (!readString(*name, namePath, settings.packet)) {
+                keyed = false;
+            } else if (settings.packet.empty()) {
+                error(namePath, "empty (required: the name of a packet type of the mission database)");
+                keyed = false;
+            }
+        } else {
+            const std::string apidPath = member(path, "apid");
+            if (apid == value.end()) {
+                error(apidPath, "missing (required: the packet type's APID, 0..2047, or 'packet': its name)");
+                keyed = false;
+            } else {
+                std::uint64_t number = 0;
+                keyed = readInteger(*apid, apidPath, 0, kMaxApid, "an APID (a whole number, 0..2047)", number);
+                settings.apid = static_cast<std::uint16_t>(number);
+            }
+            if (secondaryId != value.end()) {
+                std::uint64_t id = 0;
+                if (secondaryId->is_number_unsigned()) // the whole 64-bit range, beyond what a double holds exactly
+                    settings.secondaryId = secondaryId->get<std::uint64_t>();
+                else if (readInteger(*secondaryId, member(path, "secondaryId"), 0,
+                                     std::numeric_limits<std::uint64_t>::max(),
+                                     "a secondary id (a whole number, 0..18446744073709551615)", id))
+                    settings.secondaryId = id;
+                else
+                    keyed = false;
+            }
         }
         constexpr std::array<ProcessingMode, 3> kPacketModes{
             ProcessingMode::PassThru, ProcessingMode::ProcessOnDemand, ProcessingMode::ProcessEntirePacket};
@@ -486,9 +512,13 @@ OrderedJson streamToJson(const StreamProfile& stream)
         OrderedJson packets = OrderedJson::array();
         for (const PacketSettings& settings : stream.packets) {
             OrderedJson item = OrderedJson::object();
-            item["apid"] = settings.apid;
-            if (settings.secondaryId)
-                item["secondaryId"] = *settings.secondaryId;
+            if (settings.byName()) {
+                item["packet"] = settings.packet;
+            } else {
+                item["apid"] = settings.apid;
+                if (settings.secondaryId)
+                    item["secondaryId"] = *settings.secondaryId;
+            }
             if (settings.mode != packetDefaults.mode)
                 item["mode"] = toString(settings.mode);
             if (settings.record != packetDefaults.record)

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace telestation::config {
@@ -23,14 +24,36 @@ enum class ProcessingMode : std::uint8_t {
     Discard,             // only for unknown packets: dropped (counted)
 };
 
-// What happens to packets of one type (APID [+ secondary id]) of a stream.
+// What happens to packets of one type of a stream. The type is named by its APID [+ secondary id], or
+// by its packet definition's name (`packet`) — the only way to tell apart types of one APID that differ
+// by criteria on other fields (XTCE restriction criteria). A `packet` setting beats an (APID, secondary
+// id) one, which beats an APID-only one (docs/station-profile.md).
 struct PacketSettings {
-    std::uint16_t apid = 0;
-    std::optional<std::uint64_t> secondaryId; // when packet types share the APID
+    PacketSettings() = default;
+    // By APID [+ secondary id], as code has always written settings: {7, std::nullopt, mode, record, {}}.
+    PacketSettings(std::uint16_t apidValue, std::optional<std::uint64_t> secondaryIdValue, ProcessingMode modeValue,
+                   bool recordValue, std::vector<std::string> forwardValue = {})
+        : apid(apidValue), secondaryId(secondaryIdValue), mode(modeValue), record(recordValue),
+          forward(std::move(forwardValue))
+    {
+    }
+
+    std::uint16_t apid = 0;                   // not used when `packet` is given
+    std::optional<std::uint64_t> secondaryId; // when packet types share the APID; not with `packet`
     ProcessingMode mode = ProcessingMode::ProcessEntirePacket;
     bool record = false;
     std::vector<std::string> forward;         // destination URLs: udp://, tcp://, tcp-listen://
+    std::string packet;                       // a packet definition's name; "" = named by apid [+ secondaryId]
     friend bool operator==(const PacketSettings&, const PacketSettings&) = default;
+
+    [[nodiscard]] bool byName() const noexcept { return !packet.empty(); }
+    // Whether both name the same packet type(s): the same `packet`, or the same (APID, secondary id).
+    [[nodiscard]] bool sameKey(const PacketSettings& other) const noexcept
+    {
+        if (byName() || other.byName())
+            return packet == other.packet;
+        return apid == other.apid && secondaryId == other.secondaryId;
+    }
 };
 
 struct StreamProfile {
@@ -43,7 +66,7 @@ struct StreamProfile {
     ProcessingMode unknownMode = ProcessingMode::PassThru; // PassThru or Discard
     bool recordUnknown = false;
     std::vector<std::string> forwardUnknown;
-    std::vector<PacketSettings> packets;      // at most one entry per (apid, secondaryId)
+    std::vector<PacketSettings> packets;      // at most one entry per packet name or (apid, secondaryId)
     friend bool operator==(const StreamProfile&, const StreamProfile&) = default;
 };
 

@@ -58,11 +58,13 @@ public:
     // "unknown" for type 0.
     [[nodiscard]] std::string_view typeName(std::uint32_t typeIndex) const;
     [[nodiscard]] std::optional<std::uint32_t> typeByName(std::string_view packetName) const;
-    // The type with this APID and secondary id (the one without a secondary id when none is given).
+    // The type with this APID and secondary id; without a secondary id, the APID's type that has no
+    // condition at all (no secondary id, no criteria). The first one in definition order.
     [[nodiscard]] std::optional<std::uint32_t> typeByKey(std::uint16_t apid, std::optional<std::uint64_t> secondaryId) const;
-    // The types a packet setting applies to: with a secondary id, that type; with an APID only, the
-    // type defined without a secondary id, or else every type of the APID (those with a setting of
-    // their own are the caller's to keep). Empty when nothing is defined.
+    // The types an (APID [, secondary id]) packet setting applies to: with a secondary id, every type of
+    // the APID with that secondary id; with an APID only, the APID's type without any condition, or
+    // else every type of the APID (those with a more specific setting of their own are the caller's to
+    // keep: see setting_resolver.hpp). Empty when nothing is defined.
     [[nodiscard]] std::vector<std::uint32_t> typesForSetting(std::uint16_t apid, std::optional<std::uint64_t> secondaryId) const;
 
     [[nodiscard]] std::uint32_t totalParameters() const noexcept { return static_cast<std::uint32_t>(m_parameters.size()); }

@@ -8,6 +8,7 @@
 #include "core/io/receiver.hpp"
 #include "core/io/sender.hpp"
 #include "core/pipeline/doorbell.hpp"
+#include "core/pipeline/setting_resolver.hpp"
 #include "core/pipeline/spsc_ring.hpp"
 #include "core/pipeline/station_sources.hpp"
 #include "core/record/recording_catalog.hpp"
@@ -1003,16 +1004,15 @@ Result<std::unique_ptr<Station>> Station::create(const config::StationProfile& p
                                                profile.queues, impl->types);
         std::vector<TypeSettings> perType(impl->types.typeCount());
         perType[kUnknownType] = impl->toTypeSettings(sp.unknownMode, sp.recordUnknown, sp.forwardUnknown);
-        // APID-only settings first, so that the more specific (APID, secondary id) ones win.
-        for (const bool specific : {false, true}) {
+        // APID-only settings first, then (APID, secondary id), then by name: the more specific win
+        // (setting_resolver.hpp).
+        for (const SettingScope scope : {SettingScope::Apid, SettingScope::SecondaryId, SettingScope::Packet}) {
             for (const auto& ps : sp.packets) {
-                if (ps.secondaryId.has_value() != specific)
+                if (scopeOf(ps) != scope)
                     continue;
-                const auto types = impl->types.typesForSetting(ps.apid, ps.secondaryId);
+                const auto types = typesOf(impl->types, ps);
                 if (types.empty()) {
-                    problem(where + ": APID " + std::to_string(ps.apid)
-                            + (ps.secondaryId ? " secondary id " + std::to_string(*ps.secondaryId) : std::string())
-                            + " has no packet definition in the mission database");
+                    problem(where + ": " + describeKey(ps) + " has no packet definition in the mission database");
                     continue;
                 }
                 for (const std::uint32_t type : types)
@@ -1256,15 +1256,25 @@ bool Station::playbackFinished() const noexcept
     return any;
 }
 
-Status Station::setPacketSettings(std::string_view stream, const config::PacketSettings& settings)
+Status Station::setPacketSettings(std::string_view stream, const config::PacketSettings& given)
 {
     Impl& d = *m_impl;
+    config::PacketSettings settings = given;
+    if (settings.byName()) { // the name alone keys it, as the profile writes it
+        settings.apid = 0;
+        settings.secondaryId.reset();
+    }
     const auto id = streamId(stream);
     if (!id)
         return Error{"no stream named " + std::string(stream), {}};
-    const auto types = d.types.typesForSetting(settings.apid, settings.secondaryId);
-    if (types.empty())
+    const auto types = typesOf(d.types, settings);
+    if (types.empty()) {
+        if (settings.byName())
+            return Error{"stream " + std::string(stream) + ": " + describeKey(settings)
+                             + " has no packet definition in the mission database",
+                         {}};
         return Error{"APID " + std::to_string(settings.apid) + " has no packet definition in the mission database", {}};
+    }
     if (settings.mode == ProcessingMode::Discard)
         return Error{"discard is only for unknown packets", {}};
     for (const auto& url : settings.forward)
@@ -1275,23 +1285,20 @@ Status Station::setPacketSettings(std::string_view stream, const config::PacketS
         return Error{"more than " + std::to_string(kMaxDestinations) + " forward destinations", {}};
     auto& packets = d.profile.streams[*id].packets;
     const TypeSettings applied = d.toTypeSettings(settings.mode, settings.record, settings.forward);
-    for (const std::uint32_t type : types) {
-        // An APID-only setting leaves the types that have a (APID, secondary id) setting of their own.
-        const auto& def = d.types.definition(type);
-        const bool ownSetting = !settings.secondaryId && def.secondaryId
-                                && std::any_of(packets.begin(), packets.end(), [&](const config::PacketSettings& p) {
-                                       return p.apid == def.apid && p.secondaryId == def.secondaryId->value;
-                                   });
-        if (!ownSetting)
-            d.settings[*id][type] = applied;
-    }
-    const auto it = std::find_if(packets.begin(), packets.end(), [&](const config::PacketSettings& p) {
-        return p.apid == settings.apid && p.secondaryId == settings.secondaryId;
-    });
-    if (it != packets.end())
+    auto it = std::find_if(packets.begin(), packets.end(),
+                           [&](const config::PacketSettings& p) { return p.sameKey(settings); });
+    if (it != packets.end()) {
         *it = settings;
-    else
+    } else {
         packets.push_back(settings);
+        it = packets.end() - 1;
+    }
+    // The types this setting names that have no more specific setting of their own.
+    const auto index = static_cast<std::size_t>(it - packets.begin());
+    const SettingResolver resolver(d.types, packets);
+    for (const std::uint32_t type : types)
+        if (resolver.applying(type) == index)
+            d.settings[*id][type] = applied;
     d.settingsVersion.fetch_add(1, std::memory_order_release);
     return {};
 }

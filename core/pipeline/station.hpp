@@ -47,7 +47,7 @@ struct StationOptions {
 class Station {
 public:
     // Checks the profile against the mission database (packet entries must name defined packet
-    // types; forward destinations and sources must parse) and prepares everything; opens nothing yet.
+    // types, by APID [+ secondary id] or by name; forward destinations and sources must parse) and prepares everything; opens nothing yet.
     [[nodiscard]] static Result<std::unique_ptr<Station>> create(const config::StationProfile& profile,
                                                                  mdb::MissionDatabase db,
                                                                  const StationOptions& options = {});
@@ -84,7 +84,9 @@ public:
     [[nodiscard]] bool streamRunning(std::string_view stream) const;
     [[nodiscard]] bool streamPaused(std::string_view stream) const;
 
-    // Live settings: take effect within one batch, without restarting anything.
+    // Live settings: take effect within one batch, without restarting anything. A packet setting
+    // replaces the profile's setting with the same key (packet name, or APID and secondary id) and
+    // applies to the types it names that have no more specific setting (setting_resolver.hpp).
     [[nodiscard]] Status setPacketSettings(std::string_view stream, const config::PacketSettings& settings);
     [[nodiscard]] Status setUnknownSettings(std::string_view stream, config::ProcessingMode mode, bool record,
                                             const std::vector<std::string>& forward);

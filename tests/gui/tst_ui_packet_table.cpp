@@ -30,6 +30,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <vector>
 
 using namespace telestation;
 using namespace std::chrono_literals;
@@ -108,6 +109,42 @@ QByteArray rawPacket(std::uint16_t apid, std::uint16_t sequence, int dataBytes)
     const int length = dataBytes - 1;
     p[4] = static_cast<char>((length >> 8) & 0xFF);
     p[5] = static_cast<char>(length & 0xFF);
+    return p;
+}
+
+// Two packet types on APID 1424 told apart only by a criterion on the byte after the primary header (as
+// XTCE missions do: IDEX's Sci0TypeZero "TYPE == 1", Sci0TypeNonZero "TYPE > 1"), and one type alone on
+// APID 5. No secondary ids.
+mdb::MissionDatabase criteriaDb()
+{
+    mdb::MissionDatabase db;
+    const auto packet = [](std::string name, std::uint16_t apid, std::vector<mdb::FieldCriterion> criteria) {
+        mdb::PacketDef p;
+        p.name = std::move(name);
+        p.apid = apid;
+        p.length = 8;
+        p.criteria = std::move(criteria);
+        mdb::ParameterDef type;
+        type.name = "TYPE";
+        type.bitOffset = 48;
+        type.bitLength = 8;
+        mdb::ParameterDef value = type;
+        value.name = "V";
+        value.bitOffset = 56;
+        p.parameters = {type, value};
+        return p;
+    };
+    db.packets.push_back(packet("SciZero", 1424, {{48, 8, mdb::CompareOp::Equal, 1}}));
+    db.packets.push_back(packet("SciNonZero", 1424, {{48, 8, mdb::CompareOp::Greater, 1}}));
+    db.packets.push_back(packet("Lone", 5, {}));
+    return db;
+}
+
+// An 8-byte packet of `apid` whose first data byte is `type`.
+QByteArray typedPacket(std::uint16_t apid, std::uint16_t sequence, std::uint8_t type)
+{
+    QByteArray p = rawPacket(apid, sequence, 2);
+    p[6] = static_cast<char>(type);
     return p;
 }
 
@@ -529,6 +566,128 @@ private slots:
         // A type nobody sent shows zeros.
         QCOMPARE(model.index(row(model, "Event_Message"), PacketSettingsModel::Received).data(PacketSettingsModel::kCountRole).toULongLong(), 0ull);
         QVERIFY(table.grab().save(QStringLiteral("/tmp/h-streams-table.png")));
+    }
+
+    // Types of one APID told apart by criteria: a row each with its own counts; a change to one row
+    // is written by name and leaves the other type alone; a type alone on its APID is written by APID.
+    void typesOfOneApidByCriteria()
+    {
+        config::StationProfile profile;
+        profile.recordingDirectory = m_dir.filePath(QStringLiteral("recordings")).toStdString();
+        config::StreamProfile tm;
+        tm.name = "tm";
+        tm.source = "udp://127.0.0.1:0";
+        config::PacketSettings apid1424;
+        apid1424.apid = 1424;
+        apid1424.mode = ProcessingMode::ProcessOnDemand;
+        apid1424.record = true;
+        tm.packets = {apid1424};
+        profile.streams = {tm};
+        auto created = pipeline::Station::create(profile, criteriaDb());
+        QVERIFY(created);
+        auto station = std::move(*created);
+        QVERIFY(station->start());
+
+        PacketTable table;
+        table.resize(1100, 300);
+        table.setStation(station.get());
+        table.setStream(QStringLiteral("tm"));
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        PacketSettingsModel& model = *table.model();
+        QCOMPARE(model.rowCount(), 4);
+        const int zero = row(model, "SciZero");
+        const int nonZero = row(model, "SciNonZero");
+        QVERIFY(zero != nonZero);
+        QCOMPARE(model.index(zero, PacketSettingsModel::Apid).data().toString(), QStringLiteral("1424"));
+        QCOMPARE(model.index(nonZero, PacketSettingsModel::Apid).data().toString(), QStringLiteral("1424"));
+        // The APID's setting applies to both.
+        for (const int r : {zero, nonZero}) {
+            QCOMPARE(model.index(r, PacketSettingsModel::Mode).data().toString(), QStringLiteral("Process On Demand"));
+            QCOMPARE(model.index(r, PacketSettingsModel::Record).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+        }
+
+        // Each type its own counts: 30 of SciZero, 12 of SciNonZero (TYPE 2 and 7), 5 of Lone.
+        const std::uint16_t port = station->localPort("tm");
+        QUdpSocket socket;
+        std::uint16_t sequence = 0;
+        const auto send = [&](std::uint16_t apid, std::uint8_t type, int count) {
+            for (int i = 0; i < count; ++i) {
+                const QByteArray p = typedPacket(apid, sequence++, type);
+                if (socket.writeDatagram(p, QHostAddress::LocalHost, port) != p.size())
+                    return false;
+            }
+            return true;
+        };
+        QVERIFY(send(1424, 1, 30));
+        QVERIFY(send(1424, 2, 6));
+        QVERIFY(send(1424, 7, 6));
+        QVERIFY(send(5, 0, 5));
+        QTRY_COMPARE_WITH_TIMEOUT(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(47), 10000);
+        QVERIFY(station->waitIdle(10s));
+        table.refresh();
+        const auto count = [&](int r, int column) {
+            return model.index(r, column).data(PacketSettingsModel::kCountRole).toULongLong();
+        };
+        QCOMPARE(count(zero, PacketSettingsModel::Received), 30ull);
+        QCOMPARE(count(nonZero, PacketSettingsModel::Received), 12ull);
+        QCOMPARE(count(row(model, "Lone"), PacketSettingsModel::Received), 5ull);
+        QCOMPARE(count(zero, PacketSettingsModel::Recorded), 30ull);
+        QCOMPARE(count(nonZero, PacketSettingsModel::Recorded), 12ull);
+        QCOMPARE(count(model.unknownRow(), PacketSettingsModel::Received), 0ull);
+        QVERIFY(table.grab().save(QStringLiteral("/tmp/h-settings-criteria-table.png")));
+
+        // One row's mode: written by name, the other type keeps the APID's setting.
+        QSignalSpy changed(&table, &PacketTable::settingsChanged);
+        QVERIFY(model.setData(model.index(nonZero, PacketSettingsModel::Mode), int(ProcessingMode::PassThru), Qt::EditRole));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.index(nonZero, PacketSettingsModel::Mode).data().toString(), QStringLiteral("Pass Thru"));
+        QCOMPARE(model.index(zero, PacketSettingsModel::Mode).data().toString(), QStringLiteral("Process On Demand"));
+        QCOMPARE(name(engineMode(*station, "SciNonZero")), name(ProcessingMode::PassThru));
+        QCOMPARE(name(engineMode(*station, "SciZero")), name(ProcessingMode::ProcessOnDemand));
+        std::vector<config::PacketSettings> packets = streamOf(station->profile(), "tm").packets;
+        QCOMPARE(packets.size(), std::size_t(2));
+        QVERIFY(packets[0] == apid1424); // untouched
+        config::PacketSettings named = apid1424; // the fields not edited are kept: recorded
+        named.apid = 0;
+        named.packet = "SciNonZero";
+        named.mode = ProcessingMode::PassThru;
+        QVERIFY(packets[1] == named);
+
+        // Again on the same row: the named setting is updated, no new one.
+        QVERIFY(model.setData(model.index(nonZero, PacketSettingsModel::Record), Qt::Unchecked, Qt::CheckStateRole));
+        packets = streamOf(station->profile(), "tm").packets;
+        QCOMPARE(packets.size(), std::size_t(2));
+        QVERIFY(!packets[1].record);
+        QCOMPARE(packets[1].packet, std::string("SciNonZero"));
+        QCOMPARE(model.index(zero, PacketSettingsModel::Record).data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+
+        // The other row: by name too; the first keeps its own.
+        QVERIFY(model.setData(model.index(zero, PacketSettingsModel::Mode), int(ProcessingMode::ProcessEntirePacket), Qt::EditRole));
+        QCOMPARE(name(engineMode(*station, "SciZero")), name(ProcessingMode::ProcessEntirePacket));
+        QCOMPARE(name(engineMode(*station, "SciNonZero")), name(ProcessingMode::PassThru));
+        packets = streamOf(station->profile(), "tm").packets;
+        QCOMPARE(packets.size(), std::size_t(3));
+        QCOMPARE(packets[2].packet, std::string("SciZero"));
+        QVERIFY(packets[2].record);
+
+        // A type alone on its APID: by APID, as always.
+        QVERIFY(model.setData(model.index(row(model, "Lone"), PacketSettingsModel::Mode), int(ProcessingMode::PassThru), Qt::EditRole));
+        packets = streamOf(station->profile(), "tm").packets;
+        QCOMPARE(packets.size(), std::size_t(4));
+        QCOMPARE(packets[3].packet, std::string());
+        QCOMPARE(packets[3].apid, std::uint16_t(5));
+        QVERIFY(!packets[3].secondaryId);
+
+        // The counts stay with their rows after the changes.
+        QVERIFY(send(1424, 3, 4));
+        QTRY_COMPARE_WITH_TIMEOUT(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(51), 10000);
+        QVERIFY(station->waitIdle(10s));
+        table.refresh();
+        QCOMPARE(count(nonZero, PacketSettingsModel::Received), 16ull);
+        QCOMPARE(count(zero, PacketSettingsModel::Received), 30ull);
+        QCOMPARE(count(zero, PacketSettingsModel::Processed), 30ull);
+        QCOMPARE(count(nonZero, PacketSettingsModel::Processed), 16ull);
     }
 
     // Counts are polled only while the table is visible.

@@ -124,7 +124,12 @@ StationProfile richProfile()
     p3.secondaryId = 0;
     PacketSettings p4; // all defaults but the APID
     p4.apid = 0;
-    a.packets = {p1, p2, p3, p4};
+    PacketSettings p5; // by name: the packet type's one key
+    p5.packet = "/IDEX/Sci0TypeNonZero";
+    p5.mode = ProcessingMode::PassThru;
+    p5.record = true;
+    p5.forward = {"udp://127.0.0.1:47103"};
+    a.packets = {p1, p2, p3, p4, p5};
 
     StreamProfile b;
     b.name = "playback";
@@ -236,11 +241,12 @@ void TestStationProfile::documentedExampleParses()
     for (const char* key : {"mdb", "recordingDirectory", "logDirectory", "logLevel", "networkPacketQueueSize",
                             "networkPacketQueueWarningThreshold", "processPacketQueueSize", "recordPacketQueueSize",
                             "forwardPacketQueueSize", "processedParameterQueueSize", "maxRecordFileSize", "name",
-                            "source", "transportHeaderBytes", "enabled", "unknownPackets", "packets", "apid",
-                            "secondaryId", "mode", "record", "forward"})
+                            "source", "transportHeaderBytes", "enabled", "unknownPackets", "packets", "packet",
+                            "apid", "secondaryId", "mode", "record", "forward"})
         QVERIFY2(json.contains(QString("\"%1\":").arg(key)), key);
     QCOMPARE(load.profile.streams.size(), std::size_t(2));
-    QCOMPARE(load.profile.streams[0].packets.size(), std::size_t(5));
+    QCOMPARE(load.profile.streams[0].packets.size(), std::size_t(6));
+    QCOMPARE(load.profile.streams[0].packets[5].packet, std::string("Sci0TypeNonZero"));
 }
 
 void TestStationProfile::errorPaths_data()
@@ -297,7 +303,7 @@ void TestStationProfile::errorPaths_data()
                                           << "expected an array";
     QTest::newRow("packet not an object") << packets("7") << "$.streams[0].packets[0]" << "expected an object";
     QTest::newRow("apid missing") << packets("{\"mode\": \"passThru\"}") << "$.streams[0].packets[0].apid"
-                                  << "missing";
+                                  << "missing (required: the packet type's APID, 0..2047, or 'packet': its name)";
     QTest::newRow("apid a string") << packets("{\"apid\": \"7\"}") << "$.streams[0].packets[0].apid"
                                    << "expected an APID";
 
@@ -350,6 +356,18 @@ void TestStationProfile::errorPaths_data()
                                           << "$.streams[0].packets[0].secondaryId" << "-2 is not a secondary id";
     QTest::newRow("apid repeated") << packets("{\"apid\": 7}, {\"apid\": 8}, {\"apid\": 7, \"record\": true}")
                                    << "$.streams[0].packets[2]" << "APID 7 is already set by $.streams[0].packets[0]";
+    // Packet types by name.
+    QTest::newRow("packet and apid") << packets("{\"packet\": \"Sci0TypeZero\", \"apid\": 1424}")
+                                     << "$.streams[0].packets[0]" << "both 'packet' and 'apid' are given";
+    QTest::newRow("packet and secondaryId") << packets("{\"packet\": \"Sci0TypeZero\", \"secondaryId\": 1}")
+                                            << "$.streams[0].packets[0].secondaryId" << "goes with 'apid'";
+    QTest::newRow("packet empty") << packets("{\"packet\": \"\", \"mode\": \"passThru\"}")
+                                  << "$.streams[0].packets[0].packet" << "empty";
+    QTest::newRow("packet not a string") << packets("{\"packet\": 1424}") << "$.streams[0].packets[0].packet"
+                                         << "expected a string, got a number";
+    QTest::newRow("packet repeated")
+        << packets("{\"packet\": \"Sci0TypeZero\"}, {\"apid\": 1424}, {\"packet\": \"Sci0TypeZero\", \"record\": true}")
+        << "$.streams[0].packets[2]" << "packet type 'Sci0TypeZero' is already set by $.streams[0].packets[0]";
     QTest::newRow("apid and secondary id repeated")
         << packets("{\"apid\": 600, \"secondaryId\": 1}, {\"apid\": 600}, {\"apid\": 600, \"secondaryId\": 1}")
         << "$.streams[0].packets[2]" << "APID 600 secondary id 1 is already set by $.streams[0].packets[0]";
@@ -437,6 +455,9 @@ void TestStationProfile::acceptedValues_data()
     QTest::newRow("same APID, different secondary ids")
         << packets("{\"apid\": 600, \"secondaryId\": 1}, {\"apid\": 600, \"secondaryId\": 2}, {\"apid\": 600}");
     QTest::newRow("apid bounds") << packets("{\"apid\": 0}, {\"apid\": 2047}");
+    QTest::newRow("packet names beside APIDs")
+        << packets("{\"packet\": \"Sci0TypeZero\"}, {\"apid\": 1424}, {\"packet\": \"/IDEX/Sci0TypeNonZero\"}, "
+                   "{\"apid\": 1424, \"secondaryId\": 1}, {\"packet\": \"Sci0TypeNonZero\", \"mode\": \"passThru\"}");
     QTest::newRow("secondaryId max") << packets("{\"apid\": 1, \"secondaryId\": 18446744073709551615}");
     QTest::newRow("file source") << profileOf({"{\"name\": \"p\", \"source\": \"file://recordings/x\"}"});
     QTest::newRow("multicast and tcp-listen sources")
@@ -580,6 +601,17 @@ void TestStationProfile::canonicalJsonOmitsDefaultsInStableOrder()
     }
     QVERIFY(rich.indexOf("\"secondaryId\"") > rich.indexOf("\"apid\": 600"));
     QVERIFY(rich.indexOf("\"secondaryId\"") < rich.indexOf("\"mode\": \"processOnDemand\""));
+    // A setting by name: `packet` first, in place of apid and secondaryId.
+    const qsizetype named = rich.indexOf("\"packet\": \"/IDEX/Sci0TypeNonZero\"");
+    QVERIFY(named > rich.indexOf("\"apid\": 0"));
+    const qsizetype namedEnd = rich.indexOf("}", named);
+    last = named;
+    for (const char* key : {"\"mode\": \"passThru\"", "\"record\": true", "\"forward\""}) {
+        const qsizetype at = rich.indexOf(key, named);
+        QVERIFY2(at > last && at < namedEnd, key);
+        last = at;
+    }
+    QVERIFY(!rich.mid(named, namedEnd - named).contains("\"apid\""));
 
     const std::string shuffled = "{\"streams\": [{\"source\": \"udp://127.0.0.1:47001\", \"name\": \"a\", "
                                  "\"packets\": [{\"apid\": 9}]}]}";

@@ -1,6 +1,7 @@
 #include "ui/models/packet_settings_model.hpp"
 
 #include "core/io/endpoint.hpp"
+#include "core/pipeline/setting_resolver.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 
@@ -10,8 +11,8 @@
 #include <QLocale>
 
 #include <algorithm>
-#include <map>
-#include <tuple>
+#include <string>
+#include <unordered_map>
 
 namespace telestation::ui {
 
@@ -31,38 +32,6 @@ std::optional<std::uint64_t> secondaryIdOf(const mdb::PacketDef& def)
     if (def.secondaryId)
         return def.secondaryId->value;
     return std::nullopt;
-}
-
-// The settings that apply to a packet type, as the station resolves them: its own (APID, secondary
-// id) entry, else an APID-only entry that covers it, else the defaults. The result is keyed to the type
-// itself, so writing it back changes this type only.
-config::PacketSettings effectiveSettings(const pipeline::PacketTypeTable& types, const config::StreamProfile& stream,
-                                         std::uint32_t type)
-{
-    const mdb::PacketDef& def = types.definition(type);
-    const std::optional<std::uint64_t> secondaryId = secondaryIdOf(def);
-    const auto find = [&](std::optional<std::uint64_t> key) -> const config::PacketSettings* {
-        const auto it = std::find_if(stream.packets.begin(), stream.packets.end(), [&](const config::PacketSettings& p) {
-            return p.apid == def.apid && p.secondaryId == key;
-        });
-        return it == stream.packets.end() ? nullptr : &*it;
-    };
-    if (secondaryId) {
-        if (const auto* own = find(secondaryId))
-            return *own;
-    }
-    if (const auto* apidOnly = find(std::nullopt)) {
-        const auto covered = types.typesForSetting(def.apid, std::nullopt);
-        if (std::find(covered.begin(), covered.end(), type) != covered.end()) {
-            config::PacketSettings settings = *apidOnly;
-            settings.secondaryId = secondaryId;
-            return settings;
-        }
-    }
-    config::PacketSettings settings;
-    settings.apid = def.apid;
-    settings.secondaryId = secondaryId;
-    return settings;
 }
 
 QStringList toQStringList(const std::vector<std::string>& list)
@@ -215,7 +184,8 @@ bool PacketSettingsModel::readSettings(std::vector<Row>& rows) const
     const config::StreamProfile* stream = findStream(profile, m_stream.toStdString());
     if (!stream)
         return false;
-    const pipeline::PacketTypeTable& types = m_station->types();
+    const pipeline::SettingResolver resolver(m_station->types(), stream->packets);
+    const config::PacketSettings defaults;
     for (Row& row : rows) {
         if (row.type == pipeline::kUnknownType) {
             row.mode = stream->unknownMode;
@@ -223,7 +193,8 @@ bool PacketSettingsModel::readSettings(std::vector<Row>& rows) const
             row.forward = toQStringList(stream->forwardUnknown);
             continue;
         }
-        const config::PacketSettings settings = effectiveSettings(types, *stream, row.type);
+        const auto applying = resolver.applying(row.type);
+        const config::PacketSettings& settings = applying ? stream->packets[*applying] : defaults;
         row.mode = settings.mode;
         row.record = settings.record;
         row.forward = toQStringList(settings.forward);
@@ -243,19 +214,21 @@ void PacketSettingsModel::readCounters(std::vector<Row>& rows) const
                                      [&](const stats::StreamStats& s) { return s.name == name; });
     if (stream == snapshot.streams.end())
         return;
-    // A packet type is (APID, secondary id); the unknown packets are the snapshot's first entry.
-    using Key = std::tuple<std::uint32_t, bool, std::uint64_t>;
-    std::map<Key, std::size_t> rowByKey;
+    // A row per packet type, found by the type's name: (APID, secondary id) does not tell apart the
+    // types of an APID that differ by criteria. The unknown packets are the snapshot's first entry.
+    std::unordered_map<std::string, std::size_t> rowByName;
+    rowByName.reserve(rows.size());
+    const pipeline::PacketTypeTable& types = m_station->types();
     for (std::size_t i = 0; i + 1 < rows.size(); ++i)
-        rowByKey.emplace(Key{rows[i].apid, rows[i].secondaryId.has_value(), rows[i].secondaryId.value_or(0)}, i);
+        rowByName.emplace(std::string(types.typeName(rows[i].type)), i);
     for (std::size_t i = 0; i < stream->packetTypes.size(); ++i) {
         const stats::PacketTypeStats& type = stream->packetTypes[i];
         if (i == 0 && type.name == "unknown") {
             rows.back().counters = type.counters;
             continue;
         }
-        const auto found = rowByKey.find(Key{type.apid, type.hasSecondaryId, type.secondaryId});
-        if (found != rowByKey.end())
+        const auto found = rowByName.find(type.name);
+        if (found != rowByName.end())
             rows[found->second].counters = type.counters;
     }
 }
@@ -534,7 +507,9 @@ bool PacketSettingsModel::apply(int row, const Change& change)
             return true; // nothing changes
         status = m_station->setUnknownSettings(streamName, mode, record, forward);
     } else {
-        const config::PacketSettings current = effectiveSettings(m_station->types(), *stream, r.type);
+        // Keyed to this type alone: by (APID, secondary id) where that names only this type, else by name.
+        const config::PacketSettings current =
+            pipeline::SettingResolver(m_station->types(), stream->packets).settingsFor(r.type);
         config::PacketSettings next = current;
         if (change.mode)
             next.mode = *change.mode;

@@ -1,10 +1,13 @@
 // The packet settings of one stream as a table: one row per packet type of the mission database (APID,
 // secondary id, name) and a last row for the unknown packets, with the processing mode, record and
 // forward destinations — editable — and the live counts of the stream's snapshot (received, processed,
-// recorded, forwarded, dropped).
+// recorded, forwarded, dropped). A row is its type (type index, name), never its (APID, secondary id)
+// alone: XTCE missions tell types of one APID apart by criteria on other fields.
 //
 // Edits go live through pipeline::Station::setPacketSettings / setUnknownSettings, starting from the
-// settings the station's profile has now so the fields not edited are kept. A refused change leaves
+// settings the station's profile has now so the fields not edited are kept. The setting written names
+// the row's type alone: by (APID, secondary id) where that identifies exactly this type (so profiles of
+// .tdef missions look as they always did), else by packet name (pipeline::SettingResolver). A refused change leaves
 // the row as it was and reports the engine's error (settingRefused); an applied one emits
 // settingsChanged so the session can mark its profile changed. Counts and settings are polled:
 // refresh() (1 Hz while the table is visible).
