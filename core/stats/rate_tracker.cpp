@@ -66,7 +66,8 @@ void RateTracker::update(StationSnapshot& current)
         for (auto& type : stream.packetTypes) {
             // The secondary id means nothing without hasSecondaryId: do not let a stale value split
             // one packet type into two keys.
-            TypeKey key { stream.name, type.apid, type.hasSecondaryId, type.hasSecondaryId ? type.secondaryId : 0 };
+            TypeKey key { stream.name, type.name, type.apid, type.hasSecondaryId,
+                type.hasSecondaryId ? type.secondaryId : 0 };
             const Counts typeNow = countsOf(type.counters);
             if (haveInterval) {
                 const auto it = m_types.find(key);

@@ -32,9 +32,11 @@ private:
         std::uint64_t bytes = 0;
         std::uint64_t parameters = 0;
     };
-    // A packet type is (stream, APID[, secondary id]).
+    // A packet type is (stream, APID[, secondary id]) and its name: types of one APID may differ by
+    // criteria on other fields only (XTCE missions), not by a secondary id.
     struct TypeKey {
         std::string stream;
+        std::string name;
         std::uint32_t apid = 0;
         bool hasSecondaryId = false;
         std::uint64_t secondaryId = 0;

@@ -192,6 +192,29 @@ private slots:
         QCOMPARE(types[2].rates.packetsPerSecond, 3.0);
     }
 
+    // Types of one APID told apart by criteria (no secondary id): each keeps its own rates.
+    void typesOfOneApidByName()
+    {
+        RateTracker tracker;
+        StationSnapshot first;
+        first.uptimeSeconds = 1;
+        StreamStats st;
+        st.name = "s";
+        st.packetTypes = { type(1424, false, 0, counters(100, 0, 0)), type(1424, false, 0, counters(5000, 0, 0)) };
+        st.packetTypes[0].name = "Sci0TypeZero";
+        st.packetTypes[1].name = "Sci0TypeNonZero";
+        first.streams.push_back(st);
+        tracker.update(first);
+        StationSnapshot second = first;
+        second.uptimeSeconds = 2;
+        auto& types = second.streams[0].packetTypes;
+        types[0].counters.packetsReceived += 4;
+        types[1].counters.packetsReceived += 7;
+        tracker.update(second);
+        QCOMPARE(types[0].rates.packetsPerSecond, 4.0);
+        QCOMPARE(types[1].rates.packetsPerSecond, 7.0);
+    }
+
     void counterResetGivesZeroNotNegative()
     {
         RateTracker tracker;
