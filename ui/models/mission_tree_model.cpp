@@ -237,6 +237,19 @@ void MissionTreeModel::setDatabase(const mdb::MissionDatabase* db)
 {
     beginResetModel();
     m_db = db;
+    m_searchText.clear();
+    if (db != nullptr) {
+        m_searchText.reserve(db->packets.size());
+        for (const auto& p : db->packets) {
+            std::vector<QString>& texts = m_searchText.emplace_back();
+            texts.reserve(p.parameters.size() + 1);
+            texts.push_back(qs(p.name) + QLatin1Char('\n') + qs(p.description)
+                            + moreSearchText(p.path, p.aliases, p.longDescription));
+            for (const auto& q : p.parameters)
+                texts.push_back(qs(p.name + '.' + q.name) + QLatin1Char('\n') + qs(q.units) + QLatin1Char('\n')
+                                + qs(q.description) + moreSearchText(q.path, q.aliases, q.longDescription));
+        }
+    }
     endResetModel();
 }
 
@@ -359,7 +372,7 @@ QVariant MissionTreeModel::packetData(const mdb::PacketDef& p, int column, int r
     case kQualifiedNameRole:
         return qs(p.name);
     case kSearchTextRole:
-        return qs(p.name) + QLatin1Char('\n') + qs(p.description) + moreSearchText(p.path, p.aliases, p.longDescription);
+        return m_searchText[static_cast<std::size_t>(&p - m_db->packets.data())].front();
     case Qt::FontRole:
         if (column == Name) {
             QFont bold;
@@ -402,8 +415,7 @@ QVariant MissionTreeModel::parameterData(const mdb::PacketDef& p, const mdb::Par
     case kQualifiedNameRole:
         return qs(p.name + '.' + q.name);
     case kSearchTextRole:
-        return qs(p.name + '.' + q.name) + QLatin1Char('\n') + qs(q.units) + QLatin1Char('\n') + qs(q.description)
-            + moreSearchText(q.path, q.aliases, q.longDescription);
+        return m_searchText[static_cast<std::size_t>(&p - m_db->packets.data())][1 + static_cast<std::size_t>(&q - p.parameters.data())];
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("<b>%1</b> \u2014 ").arg(qs(p.name + '.' + q.name).toHtmlEscaped());
         if (q.placement == mdb::Placement::Absolute && q.fixedSize())
