@@ -57,7 +57,7 @@ struct alignas(64) ReceiverTypeCounters {
     Counter networkDrops{0}, networkDropBytes{0};
 };
 struct alignas(64) RouterTypeCounters {
-    Counter received{0}, bytes{0}, unknown{0}, discarded{0}, malformed{0}, longPackets{0}, extraBytes{0};
+    Counter received{0}, bytes{0}, unknown{0}, discarded{0}, malformed{0}, shortPackets{0}, longPackets{0}, extraBytes{0};
     Counter processDrops{0}, recordDrops{0}, forwardDrops{0};
     std::atomic<std::int64_t> lastReceiveTimeNs{0};
 };
@@ -563,6 +563,8 @@ std::size_t Station::Impl::routeBatch(Stream& s, const std::vector<TypeSettings>
             const auto& def = types.definition(type);
             malformed = def.variableLength ? (packet.size() < def.length || packet.size() > std::max(def.maxLength, def.length))
                                            : packet.size() != def.length;
+            if (malformed && def.variableLength && packet.size() < def.length) [[unlikely]]
+                bump(rc.shortPackets); // shorter than the shortest its layout can be
             // A fixed layout's end (or the declared length, if longer) is known here; a variable
             // layout's end when the packet is decoded.
             const auto& plan = types.plan(type);
@@ -1356,6 +1358,7 @@ stats::StationSnapshot Station::snapshot() const
         to.unknown += from.unknown;
         to.discarded += from.discarded;
         to.malformed += from.malformed;
+        to.layoutErrors += from.layoutErrors;
         to.longPackets += from.longPackets;
         to.extraBytes += from.extraBytes;
         to.networkDrops += from.networkDrops;
@@ -1401,6 +1404,7 @@ stats::StationSnapshot Station::snapshot() const
             c.discarded = get(rc.discarded);
             const ProcessorTypeCounters& pc = s.processorCounters[t];
             c.malformed = get(rc.malformed) + get(pc.layoutErrors);
+            c.layoutErrors = get(rc.shortPackets) + get(pc.layoutErrors);
             c.longPackets = get(rc.longPackets) + get(pc.longPackets);
             c.extraBytes = get(rc.extraBytes) + get(pc.extraBytes);
             c.processDrops = get(rc.processDrops);

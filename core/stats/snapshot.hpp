@@ -34,6 +34,7 @@ struct PacketCounters {
     std::uint64_t unknown = 0;           // packets with no definition
     std::uint64_t discarded = 0;         // unknown packets dropped by the stream's default (counted, not lost)
     std::uint64_t malformed = 0;         // bad primary header, length not as defined, or shorter than its layout
+    std::uint64_t layoutErrors = 0;      // of malformed: shorter than the layout, or a size from the data out of range
     std::uint64_t longPackets = 0;       // longer than their layout: decoded normally, the extra bytes counted
     std::uint64_t extraBytes = 0;        // bytes after the end of the layout, summed over longPackets
     std::uint64_t sequenceErrors = 0;    // gaps + duplicates + late + resyncs

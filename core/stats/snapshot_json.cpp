@@ -193,6 +193,7 @@ void writeMembers(Writer& w, const PacketCounters& c)
     w.u64("unknown", c.unknown);
     w.u64("discarded", c.discarded);
     w.u64("malformed", c.malformed);
+    w.u64("layoutErrors", c.layoutErrors);
     w.u64("longPackets", c.longPackets);
     w.u64("extraBytes", c.extraBytes);
     w.u64("sequenceErrors", c.sequenceErrors);

@@ -123,6 +123,7 @@ private slots:
         QCOMPARE(c->counters.packetsReceived, std::uint64_t{12});
         QCOMPARE(c->counters.packetsProcessed, std::uint64_t{12});
         QCOMPARE(c->counters.malformed, std::uint64_t{1});
+        QCOMPARE(c->counters.layoutErrors, std::uint64_t{1}); // the reason: it did not fit its layout
         QCOMPARE(c->counters.longPackets, std::uint64_t{1});
         QCOMPARE(c->counters.extraBytes, std::uint64_t{5});
         QCOMPARE(f->counters.packetsReceived, std::uint64_t{2});
@@ -130,6 +131,7 @@ private slots:
         QCOMPARE(f->counters.longPackets, std::uint64_t{1});
         QCOMPARE(f->counters.extraBytes, std::uint64_t{2});
         QCOMPARE(snap.totals.malformed, std::uint64_t{1});
+        QCOMPARE(snap.totals.layoutErrors, std::uint64_t{1});
         QCOMPARE(snap.totals.longPackets, std::uint64_t{2});
         QCOMPARE(snap.totals.extraBytes, std::uint64_t{7});
         QCOMPARE(snap.totals.packetsLost, std::uint64_t{0});

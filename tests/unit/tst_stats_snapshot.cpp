@@ -139,7 +139,7 @@ StationSnapshot richSnapshot()
         PacketCounters c;
         for (std::uint64_t* field : { &c.packetsReceived, &c.bytesReceived, &c.packetsProcessed, &c.packetsRecorded,
                  &c.bytesRecorded, &c.packetsForwarded, &c.bytesForwarded, &c.parametersDecoded, &c.unknown,
-                 &c.discarded, &c.malformed, &c.longPackets, &c.extraBytes, &c.sequenceErrors, &c.packetsLost, &c.largestGap, &c.duplicates,
+                 &c.discarded, &c.malformed, &c.layoutErrors, &c.longPackets, &c.extraBytes, &c.sequenceErrors, &c.packetsLost, &c.largestGap, &c.duplicates,
                  &c.networkDrops, &c.processDrops, &c.recordDrops, &c.forwardDrops, &c.recordErrors, &c.forwardErrors })
             *field = n();
         return c;
@@ -269,6 +269,7 @@ PacketCounters readCounters(const QJsonObject& o)
     c.unknown = u64(o, "unknown");
     c.discarded = u64(o, "discarded");
     c.malformed = u64(o, "malformed");
+    c.layoutErrors = u64(o, "layoutErrors");
     c.longPackets = u64(o, "longPackets");
     c.extraBytes = u64(o, "extraBytes");
     c.sequenceErrors = u64(o, "sequenceErrors");
@@ -397,7 +398,7 @@ QStringList sorted(QStringList keys)
 const QStringList kQueueKeys = { "depth", "capacity", "highWater", "warningThreshold", "warnings", "drops" };
 const QStringList kCounterKeys
     = { "packetsReceived", "bytesReceived", "packetsProcessed", "packetsRecorded", "bytesRecorded", "packetsForwarded",
-          "bytesForwarded", "parametersDecoded", "unknown", "discarded", "malformed", "longPackets", "extraBytes", "sequenceErrors", "packetsLost",
+          "bytesForwarded", "parametersDecoded", "unknown", "discarded", "malformed", "layoutErrors", "longPackets", "extraBytes", "sequenceErrors", "packetsLost",
           "largestGap", "duplicates", "networkDrops", "processDrops", "recordDrops", "forwardDrops", "recordErrors", "forwardErrors" };
 const QStringList kRatesKeys = { "packetsPerSecond", "megabitsPerSecond", "parametersPerSecond" };
 
