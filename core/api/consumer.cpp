@@ -41,15 +41,15 @@ Result<std::unique_ptr<PacketSubscription>> PacketSubscription::create(pipeline:
     }
     const std::size_t capacity = options.capacity > 0 ? options.capacity : station.profile().queues.processPacketQueueSize;
     auto queue = std::make_shared<pipeline::PacketSubscriptionQueue>(
-        std::shared_ptr<pipeline::PacketPool>(std::shared_ptr<pipeline::PacketPool>{}, &station.pool()), options.name,
+        std::shared_ptr<pipeline::PacketPool>(std::shared_ptr<pipeline::PacketPool>{}, &pipeline::StationAccess::pool(station)), options.name,
         *stream, type, options.delivery, capacity);
-    station.addSubscription(queue);
+    pipeline::StationAccess::add(station, queue);
     return std::unique_ptr<PacketSubscription>(new PacketSubscription(station, std::move(queue)));
 }
 
 PacketSubscription::~PacketSubscription()
 {
-    m_station.removeSubscription(m_queue.get());
+    pipeline::StationAccess::remove(m_station, m_queue.get());
 }
 
 PacketView PacketSubscription::view(pipeline::PacketHandle h) const noexcept
@@ -81,7 +81,7 @@ std::optional<ParameterSample> ParameterReader::read(std::uint16_t streamId, std
     if (streamId >= m_station.streamCount() || parameterId >= types.totalParameters())
         return std::nullopt;
     const auto& info = types.parameter(parameterId);
-    const auto& values = m_station.currentValues(streamId);
+    const auto& values = pipeline::StationAccess::currentValues(m_station, streamId);
     ParameterSample sample;
     switch (m_station.mode(streamId, info.typeIndex)) {
     case config::ProcessingMode::ProcessEntirePacket:
@@ -164,7 +164,7 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
                                          : std::size_t{station.profile().queues.processedParameterQueueSize}
                                                * std::max<std::uint32_t>(types.maxParametersPerPacket(), 1);
         sub->m_queue = std::make_shared<pipeline::ParameterSubscriptionQueue>(types, options.name, *stream, ids, capacity);
-        station.addSubscription(sub->m_queue);
+        pipeline::StationAccess::add(station, sub->m_queue);
         return sub;
     }
     if (ids.empty())
@@ -181,7 +181,7 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
 ParameterSubscription::~ParameterSubscription()
 {
     if (m_queue)
-        m_station.removeSubscription(m_queue.get());
+        pipeline::StationAccess::remove(m_station, m_queue.get());
 }
 
 std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
@@ -200,7 +200,7 @@ std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
         const std::size_t si = at / m_parameters.size();
         const std::uint32_t id = m_parameters[at % m_parameters.size()];
         const std::uint16_t stream = m_streams[si];
-        const std::uint64_t updates = m_station.currentValues(stream).updates(types.parameter(id).typeIndex);
+        const std::uint64_t updates = pipeline::StationAccess::currentValues(m_station, stream).updates(types.parameter(id).typeIndex);
         std::uint64_t& seen = m_seenUpdates[at];
         if (updates == seen)
             continue;

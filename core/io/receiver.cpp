@@ -51,13 +51,6 @@ ReceiverStats PublishedStats::load() const noexcept
     return stats;
 }
 
-std::int64_t realtimeNowNs() noexcept
-{
-    timespec now{};
-    ::clock_gettime(CLOCK_REALTIME, &now);
-    return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
-
 int pollTimeoutUntil(std::chrono::steady_clock::time_point deadline) noexcept
 {
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());

@@ -39,9 +39,6 @@ private:
     std::atomic<bool> m_kernelDropsSupported{false};
 };
 
-// Receive time stamp: CLOCK_REALTIME in ns (one call per batch).
-[[nodiscard]] std::int64_t realtimeNowNs() noexcept;
-
 // A poll(2) timeout in ms for the time left until `deadline`: rounded up (so that a caller looping
 // until its deadline does not spin on 0 ms waits), never negative.
 [[nodiscard]] int pollTimeoutUntil(std::chrono::steady_clock::time_point deadline) noexcept;

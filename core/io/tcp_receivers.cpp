@@ -2,6 +2,8 @@
 // number of senders (up to kMaxSenders). Each connection's byte stream is cut into packets by its own
 // ccsds::StreamFramer; the framers' counters add up to the receiver's.
 #include "core/ccsds/stream_framer.hpp"
+
+#include "core/common/clock.hpp"
 #include "core/io/receiver_backends.hpp"
 #include "core/io/socket_util.hpp"
 #include "core/io/tcp_connector.hpp"
@@ -81,7 +83,7 @@ ReadResult readConnection(int fd, ccsds::StreamFramer& framer, std::span<std::ui
         const ssize_t got = ::recv(fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
         if (got > 0) {
             ++stats.reads;
-            FrameForwarder forwarder(sink, realtimeNowNs());
+            FrameForwarder forwarder(sink, clock::realtimeNs());
             framer.push(buffer.first(static_cast<std::size_t>(got)), forwarder);
             if (forwarder.frames() > 0) {
                 stats.packets += forwarder.frames();

@@ -2,6 +2,8 @@
 // buffers allocated at open. UDP GRO hands over runs of equal-sized datagrams as one buffer, split
 // here by the segment size the kernel reports; SO_RXQ_OVFL reports the socket's drop counter.
 #include "core/io/receiver_backends.hpp"
+
+#include "core/common/clock.hpp"
 #include "core/io/socket_util.hpp"
 
 #include <arpa/inet.h>
@@ -108,7 +110,7 @@ private:
     std::size_t deliver(std::size_t received, PacketSink& sink)
     {
         ++m_stats.reads;
-        const std::int64_t now = realtimeNowNs();
+        const std::int64_t now = clock::realtimeNs();
         std::size_t delivered = 0;
         for (std::size_t i = 0; i < received; ++i) {
             const msghdr& h = m_messages[i].msg_hdr;

@@ -31,7 +31,6 @@ struct PacketMeta {
     std::uint16_t apid = 0;         // filled by the router (0 until then)
     std::uint32_t typeIndex = 0;    // the packet type's index in the stream's table (router)
     std::uint16_t transportHeaderBytes = 0;
-    std::uint16_t flags = 0;        // bit 0: malformed
     std::uint64_t forwardMask = 0;  // the router's choice of forward destinations (bit i: destination i)
 };
 

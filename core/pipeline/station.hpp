@@ -1,7 +1,8 @@
 // Station: the telemetry engine. Owns the streams (one receiver thread each), the packet pool, the
 // queues operators configure (per stream: network, process, record and forward packet queues) and the
 // shared workers that service them: one router, one processor, one recorder and one forwarder thread.
-// See core/pipeline/README.md for the data path, the threads and the rules it keeps.
+// This class is the lifecycle and the controls; each stage lives in its own file (core/pipeline/README.md
+// lists them with the data path, the threads and the rules they keep).
 //
 // Thread rules: create/start/stop from one controlling thread. snapshot(), events(), settings changes,
 // subscriptions and current-value reads may come from any thread at any time.
@@ -11,8 +12,10 @@
 #include "core/config/station_profile.hpp"
 #include "core/mdb/model.hpp"
 #include "core/pipeline/current_values.hpp"
+#include "core/pipeline/event_log.hpp"
 #include "core/pipeline/packet_pool.hpp"
 #include "core/pipeline/packet_types.hpp"
+#include "core/pipeline/station_options.hpp"
 #include "core/pipeline/subscriptions.hpp"
 #include "core/stats/snapshot.hpp"
 
@@ -25,24 +28,6 @@
 #include <vector>
 
 namespace telestation::pipeline {
-
-enum class EventSeverity : std::uint8_t { Info, Warning, Error };
-
-// Something an operator should see: a connection, a recorder failure, a destination down or back.
-// Never per packet.
-struct StationEvent {
-    std::uint64_t number = 0;      // 1, 2, ... in order
-    std::int64_t timeNs = 0;
-    EventSeverity severity = EventSeverity::Info;
-    std::string stream;            // "" for the station as a whole
-    std::string text;
-};
-
-struct StationOptions {
-    PoolOptions pool;
-    std::chrono::milliseconds pollTimeout{20}; // receivers and workers notice a stop within this
-    int receiveBufferBytes = 64 * 1024 * 1024;
-};
 
 class Station {
 public:
@@ -102,25 +87,29 @@ public:
     [[nodiscard]] std::optional<std::uint16_t> streamId(std::string_view name) const;
     [[nodiscard]] std::size_t streamCount() const noexcept;
     [[nodiscard]] const std::string& streamName(std::uint16_t streamId) const;
-    [[nodiscard]] std::uint32_t transportHeaderBytes(std::uint16_t streamId) const;
     [[nodiscard]] config::ProcessingMode mode(std::uint16_t streamId, std::uint32_t typeIndex) const;
     // The bound port of a stream's source (udp or tcp-listen with port 0), once started; else 0.
     [[nodiscard]] std::uint16_t localPort(std::string_view stream) const;
 
-    [[nodiscard]] PacketPool& pool() noexcept;
-    [[nodiscard]] const CurrentValueTable& currentValues(std::uint16_t streamId) const;
-
-    // Consumers (core/api wraps these). The processor picks a subscription up at its next batch.
-    void addSubscription(std::shared_ptr<PacketSubscriptionQueue> subscription);
-    void addSubscription(std::shared_ptr<ParameterSubscriptionQueue> subscription);
-    void removeSubscription(const PacketSubscriptionQueue* subscription);
-    void removeSubscription(const ParameterSubscriptionQueue* subscription);
-
-    struct Impl;
-
 private:
+    friend class StationAccess; // core/api's way to the pool, current values and subscriptions
+    struct Impl;
     explicit Station(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> m_impl;
+};
+
+// What consumers need of a running station besides its public face: the pool their packets live in,
+// the current value tables and the subscription lists. For core/api only: the GUI, the headless mode
+// and users' code take data through core/api's subscriptions and readers.
+class StationAccess {
+public:
+    [[nodiscard]] static PacketPool& pool(Station& station) noexcept;
+    [[nodiscard]] static const CurrentValueTable& currentValues(const Station& station, std::uint16_t streamId);
+    // The processor picks a subscription up at its next batch.
+    static void add(Station& station, std::shared_ptr<PacketSubscriptionQueue> subscription);
+    static void add(Station& station, std::shared_ptr<ParameterSubscriptionQueue> subscription);
+    static void remove(Station& station, const PacketSubscriptionQueue* subscription);
+    static void remove(Station& station, const ParameterSubscriptionQueue* subscription);
 };
 
 } // namespace telestation::pipeline

@@ -7,6 +7,7 @@
 #include "core/api/consumer.hpp"
 #include "core/config/station_profile.hpp"
 #include "core/mdb/sqlite_store.hpp"
+#include "core/common/clock.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/record/recording_catalog.hpp"
 #include "core/record/segment_file.hpp"
@@ -44,12 +45,6 @@ mdb::MissionDatabase trainingDb()
     if (!db)
         qFatal("training database: %s", db.error().toString().c_str());
     return std::move(*db);
-}
-
-std::int64_t realtimeNowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 std::string udpUrl(std::uint16_t port)
@@ -429,7 +424,7 @@ void TestPipelineModes::modeMatrix()
         const u64 parameters = st->types().parameterCount(type);
         QCOMPARE(ts->counters.parametersDecoded, pm == ProcessingMode::ProcessEntirePacket ? n * parameters : 0);
         // The newest packet is kept only in Process On Demand mode; values exist unless Pass Thru.
-        const auto& values = st->currentValues(0);
+        const auto& values = pipeline::StationAccess::currentValues(*st, 0);
         QCOMPARE(values.updates(type), pm == ProcessingMode::PassThru ? 0 : n);
         api::ParameterReader reader(*st);
         const auto sample = reader.read(0, st->types().firstParameterId(type));
@@ -551,12 +546,12 @@ void TestPipelineModes::decodedValuesMatchGenerators()
         config.generators[e.name] = e.generator;
     auto sim = makeSim(config, db);
     QVERIFY(sim);
-    const std::int64_t before = realtimeNowNs();
+    const std::int64_t before = clock::realtimeNs();
     sim->start();
     sim->wait();
     const auto summary = sim->summary();
     QVERIFY(settle(*st, 0, summary.sent.packets));
-    const std::int64_t after = realtimeNowNs();
+    const std::int64_t after = clock::realtimeNs();
     QCOMPARE(summary.sent.packets, u64{600});
 
     std::vector<api::ParameterSample> samples(200000);
@@ -681,7 +676,7 @@ void TestPipelineModes::processOnDemandReaderAndNewest()
         QVERIFY(hk);
         QCOMPARE(hk->counters.packetsProcessed, nHk);
         QCOMPARE(hk->counters.parametersDecoded, u64{0}); // on demand: nothing decoded on arrival
-        QCOMPARE(st->currentValues(0).updates(hkType), nHk);
+        QCOMPARE(pipeline::StationAccess::currentValues(*st, 0).updates(hkType), nHk);
     }
     auto got = pollNewest();
     QCOMPARE(got.size(), std::size_t{2}); // only HK_Status changed; Diag_Power is pass thru

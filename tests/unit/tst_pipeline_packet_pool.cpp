@@ -169,7 +169,7 @@ void TestPacketPool::bytesAndMetaRoundTrip()
     m.apid = 0x7FF;
     m.typeIndex = 42;
     m.transportHeaderBytes = 8;
-    m.flags = 1;
+    m.forwardMask = 0x8000000000000001;
 
     const PacketPool& view = pool;
     const std::span<const std::uint8_t> in = view.bytes(h);
@@ -183,7 +183,7 @@ void TestPacketPool::bytesAndMetaRoundTrip()
     QCOMPARE(back.apid, std::uint16_t{0x7FF});
     QCOMPARE(back.typeIndex, std::uint32_t{42});
     QCOMPARE(back.transportHeaderBytes, std::uint16_t{8});
-    QCOMPARE(back.flags, std::uint16_t{1});
+    QCOMPARE(back.forwardMask, std::uint64_t{0x8000000000000001});
 
     // Slots do not overlap: filling every slot of both classes leaves each one's pattern intact.
     std::vector<PacketHandle> all{h};

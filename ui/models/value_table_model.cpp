@@ -179,7 +179,7 @@ int ValueTableModel::refresh()
         Row& row = m_rows[static_cast<std::size_t>(r)];
         bool changed = false;
         // A packet type's update count moves with every packet: rows whose type did not move are not read.
-        if (m_station.currentValues(row.streamId).updates(row.typeIndex) != row.seenUpdates) {
+        if (pipeline::StationAccess::currentValues(m_station, row.streamId).updates(row.typeIndex) != row.seenUpdates) {
             changed = readRow(row);
             ++read;
         }
@@ -203,7 +203,7 @@ int ValueTableModel::refresh()
 bool ValueTableModel::readRow(Row& row)
 {
     // The count first: a packet arriving between the two reads is read again at the next refresh.
-    row.seenUpdates = m_station.currentValues(row.streamId).updates(row.typeIndex);
+    row.seenUpdates = pipeline::StationAccess::currentValues(m_station, row.streamId).updates(row.typeIndex);
     const auto sample = m_reader->read(row.streamId, row.parameterId);
     if (!sample) {
         // Nothing received yet, or the type is passed through (no values).

@@ -1,0 +1,130 @@
+#include "core/pipeline/forwarder.hpp"
+
+#include "core/io/endpoint.hpp"
+
+#include <bit>
+
+namespace telestation::pipeline {
+
+using namespace std::chrono_literals;
+
+Forwarder::Forwarder(StationCore& core) : QueueWorker(core, core.forwarderBell, &Stream::forward) {}
+
+Forwarder::~Forwarder() = default;
+
+io::Sender* Forwarder::open(std::size_t index)
+{
+    Destination& d = m_destinations[index];
+    if (d.sender)
+        return d.sender.get();
+    const auto now = std::chrono::steady_clock::now();
+    if (now < d.retryAt)
+        return nullptr;
+    auto endpoint = io::parseEndpoint(d.url);
+    io::SenderOptions o;
+    o.blocking = false; // never let a slow destination stall the others
+    auto sender = endpoint ? io::openSender(*endpoint, o) : Result<std::unique_ptr<io::Sender>>(endpoint.error());
+    if (!sender) {
+        d.retryAt = now + 5s;
+        m_core.event(EventSeverity::Error, "", "forward to " + d.url + ": " + sender.error().toString() + " (retrying in 5 s)");
+        std::lock_guard lock(m_core.forwards.mutex);
+        m_core.forwards.destinations[index].state = "error: " + sender.error().message;
+        return nullptr;
+    }
+    d.sender = std::move(*sender);
+    return d.sender.get();
+}
+
+void Forwarder::publish(std::size_t index, bool withState)
+{
+    Destination& d = m_destinations[index];
+    if (!d.sender)
+        return;
+    DestinationView& v = m_core.forwards.destinations[index];
+    const io::SenderStats& st = d.sender->stats();
+    set(v.packets, st.packets);
+    set(v.bytes, st.bytes);
+    set(v.notSent, st.notSent);
+    set(v.connects, st.connects);
+    set(v.disconnects, st.disconnects);
+    const bool connected = d.sender->connected();
+    v.connected.store(connected, std::memory_order_relaxed);
+    // Up when connected; down when it was up, or when it has never been up and packets for it could not
+    // be sent (a destination that is down from the start is reported too).
+    using Link = Destination::Link;
+    if (connected && d.link != Link::Up) {
+        d.link = Link::Up;
+        m_core.event(EventSeverity::Info, "", "forward destination " + d.url + " is up");
+    } else if (!connected && (d.link == Link::Up || (d.link == Link::Unknown && st.notSent > 0))) {
+        d.link = Link::Down;
+        m_core.event(EventSeverity::Warning, "", "forward destination " + d.url + " is down");
+    }
+    if (!withState)
+        return;
+    std::string state = d.sender->state(); // allocates: only on the periodic refresh
+    if (state != d.lastState) {
+        d.lastState = state;
+        std::lock_guard lock(m_core.forwards.mutex);
+        v.state = std::move(state);
+    }
+}
+
+void Forwarder::beforeRound()
+{
+    auto& live = m_core.settings;
+    refreshIfChanged(live.version, m_settingsVersion, live.mutex, [&] { // the packets carry the router's choice
+        for (std::size_t i = m_destinations.size(); i < live.destinations.size(); ++i)
+            m_destinations.push_back(Destination{live.destinations[i], nullptr, {}, Destination::Link::Unknown, {}});
+    });
+    // Senders connect and reconnect on send calls; keep idle TCP destinations moving too.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - m_lastPublish < 200ms)
+        return;
+    m_lastPublish = now;
+    for (std::size_t d = 0; d < m_destinations.size(); ++d) {
+        if (io::Sender* sender = open(d)) {
+            if (!sender->connected())
+                (void)sender->send({});
+            publish(d, true);
+        }
+    }
+}
+
+void Forwarder::handle(Stream& s, std::span<const PacketHandle> batch)
+{
+    PacketPool& pool = *m_core.pool;
+    std::uint64_t used = 0;
+    for (const PacketHandle h : batch)
+        used |= pool.meta(h).forwardMask;
+    while (used != 0) {
+        const auto d = static_cast<std::size_t>(std::countr_zero(used));
+        used &= used - 1;
+        const std::uint64_t bit = std::uint64_t{1} << d;
+        std::size_t m = 0;
+        for (const PacketHandle h : batch) {
+            const PacketMeta& meta = pool.meta(h);
+            if (meta.forwardMask & bit) {
+                m_spans[m] = pool.bytes(h);
+                m_typeOf[m++] = meta.typeIndex;
+            }
+        }
+        io::Sender* sender = d < m_destinations.size() ? open(d) : nullptr;
+        const std::size_t sent = sender ? sender->send(std::span(m_spans.data(), m)) : 0;
+        // Senders send in order and stop at the first packet they cannot send.
+        for (std::size_t i = 0; i < m; ++i) {
+            ForwarderTypeCounters& fc = s.forwarderCounters[m_typeOf[i]];
+            if (i < sent) {
+                bump(fc.forwarded);
+                bump(fc.bytes, m_spans[i].size());
+            } else {
+                bump(fc.errors);
+            }
+        }
+        if (d < m_destinations.size())
+            publish(d, false);
+    }
+    for (const PacketHandle h : batch)
+        pool.release(h);
+}
+
+} // namespace telestation::pipeline

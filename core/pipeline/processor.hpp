@@ -1,0 +1,37 @@
+// Processor: the worker that drains each stream's process packet queue. Pass thru: the packet goes to
+// packet subscribers only. Process on demand: the newest packet of its type is kept for readers.
+// Process entire packet: every parameter is decoded into the stream's current value table and offered
+// to parameter subscribers (a variable layout's length is checked here, where its end is known).
+// Internal to core/pipeline.
+#pragma once
+
+#include "core/decode/decoded_value.hpp"
+#include "core/pipeline/current_values.hpp"
+#include "core/pipeline/subscriptions.hpp"
+#include "core/pipeline/worker.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace telestation::pipeline {
+
+class Processor final : public QueueWorker {
+public:
+    explicit Processor(StationCore& core);
+
+private:
+    void beforeRound() override;
+    void handle(Stream& stream, std::span<const PacketHandle> batch) override;
+    void process(Stream& s, PacketHandle h);
+    void decodeAll(Stream& s, std::uint32_t type, std::span<const std::uint8_t> packet, std::int64_t receiveTimeNs);
+
+    std::vector<std::vector<TypeSettings>> m_settings; // LiveSettings::perType
+    std::uint64_t m_settingsVersion = 0;
+    std::vector<std::shared_ptr<PacketSubscriptionQueue>> m_packetSubs;
+    std::vector<std::shared_ptr<ParameterSubscriptionQueue>> m_parameterSubs;
+    std::uint64_t m_subscriptionVersion = 0;
+    std::vector<decode::DecodedValue> m_values; // one packet's parameters
+    std::vector<ParameterSample> m_samples;
+};
+
+} // namespace telestation::pipeline

@@ -1,0 +1,48 @@
+// Recorder: the worker that drains each stream's record packet queue into a record::StreamRecorder per
+// stream (segment files + the SQLite catalog in the profile's recording directory). A failure — an
+// unwritable directory, a full disk, a write error — stops recording for that stream with one event:
+// what was written stays readable, packets whose buffered write was lost move from "recorded" to
+// "record errors", later packets count as record errors; other streams and processing continue.
+// Internal to core/pipeline.
+#pragma once
+
+#include "core/pipeline/worker.hpp"
+#include "core/record/recording_catalog.hpp"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace telestation::pipeline {
+
+class Recorder final : public QueueWorker {
+public:
+    explicit Recorder(StationCore& core);
+    ~Recorder() override;
+
+private:
+    // A stream's recording (recorder thread only).
+    struct StreamRecording {
+        std::unique_ptr<record::StreamRecorder> recorder;
+        bool failed = false;
+        // Packets and bytes per type recorded into the current segment: if a write fails, what the
+        // writer had buffered is lost and moves from "recorded" to "record errors".
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> segment;
+        std::uint64_t rollovers = 0;
+    };
+
+    void starting() override; // an unwritable directory is reported at start, not at the first packet
+    void handle(Stream& stream, std::span<const PacketHandle> batch) override;
+    void finished() override; // closes the recordings
+
+    void openCatalog();
+    void record(Stream& s, StreamRecording& r, PacketHandle h);
+    void fail(Stream& s, StreamRecording& r, const std::string& what);
+    void uncountUnwritten(Stream& s, StreamRecording& r);
+
+    std::unique_ptr<record::RecordingCatalog> m_catalog;
+    bool m_catalogFailed = false;
+    std::vector<StreamRecording> m_streams; // index = stream id
+};
+
+} // namespace telestation::pipeline

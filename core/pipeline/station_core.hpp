@@ -1,0 +1,96 @@
+// StationCore: what the station's threads share — the mission's packet types, the pool, the streams,
+// the live settings, the subscriptions, the event log, the recording and forwarding status the
+// workers publish, and the doorbells and end flags that pace the workers. Station owns one; each
+// worker and the snapshot assembly take it by reference. Internal to core/pipeline.
+#pragma once
+
+#include "core/mdb/model.hpp"
+#include "core/pipeline/doorbell.hpp"
+#include "core/pipeline/event_log.hpp"
+#include "core/pipeline/live_settings.hpp"
+#include "core/pipeline/packet_pool.hpp"
+#include "core/pipeline/packet_types.hpp"
+#include "core/pipeline/station_options.hpp"
+#include "core/pipeline/stream.hpp"
+#include "core/pipeline/subscription_registry.hpp"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace telestation::pipeline {
+
+// The recorder's state as operators see it.
+class RecordingStatus {
+public:
+    void setState(std::string state)
+    {
+        std::lock_guard lock(m_mutex);
+        m_state = std::move(state);
+    }
+    [[nodiscard]] std::string state() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_state;
+    }
+    std::atomic<std::uint64_t> errors{0}; // failures that stopped recording (catalog, stream, close)
+
+private:
+    mutable std::mutex m_mutex;
+    std::string m_state = "off";
+};
+
+// A forward destination's numbers as the forwarder publishes them (its senders are its own).
+struct DestinationView {
+    Counter packets{0}, bytes{0}, notSent{0}, connects{0}, disconnects{0};
+    std::atomic<bool> connected{false};
+    std::string state = "not opened"; // under ForwardStatus::mutex
+};
+struct ForwardStatus {
+    mutable std::mutex mutex;
+    std::array<DestinationView, kMaxDestinations> destinations; // index = mask bit
+};
+
+struct StationCore {
+    StationCore(mdb::MissionDatabase database, PacketTypeTable table, const StationOptions& o)
+        : db(std::move(database)), types(std::move(table)), options(o), pool(std::make_shared<PacketPool>(o.pool))
+    {
+    }
+
+    mdb::MissionDatabase db;
+    PacketTypeTable types;
+    StationOptions options;
+    std::shared_ptr<PacketPool> pool;
+    std::vector<std::unique_ptr<Stream>> streams; // index = stream id
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+    LiveSettings settings;
+    SubscriptionRegistry subscriptions;
+    EventLog events;
+    RecordingStatus recording;
+    ForwardStatus forwards;
+
+    std::atomic<bool> sourcesDone{false}; // every receiver thread has ended
+    std::atomic<bool> routerDone{false};
+    Doorbell routerBell, processorBell, recorderBell, forwarderBell;
+
+    // The stream of that name, or nullptr.
+    [[nodiscard]] Stream* findStream(std::string_view name) const
+    {
+        for (const auto& s : streams)
+            if (s->profile.name == name)
+                return s.get();
+        return nullptr;
+    }
+    void event(EventSeverity severity, std::string stream, std::string text)
+    {
+        events.add(severity, std::move(stream), std::move(text));
+    }
+};
+
+} // namespace telestation::pipeline

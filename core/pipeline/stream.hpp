@@ -1,0 +1,80 @@
+// Stream: one telemetry stream as the station runs it — its source and receiver thread, its four
+// packet queues, its counters per packet type and per APID, its current values and its packet
+// acceptor. Written by the thread named beside each member; read by any (snapshots). Internal to
+// core/pipeline.
+#pragma once
+
+#include "core/ccsds/space_packet.hpp"
+#include "core/config/station_profile.hpp"
+#include "core/io/endpoint.hpp"
+#include "core/pipeline/counters.hpp"
+#include "core/pipeline/current_values.hpp"
+#include "core/pipeline/packet_acceptor.hpp"
+#include "core/pipeline/packet_queue.hpp"
+#include "core/pipeline/packet_types.hpp"
+#include "core/pipeline/station_sources.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace telestation::pipeline {
+
+struct Stream {
+    Stream(std::uint16_t streamId, const config::StreamProfile& p, io::Endpoint e, const config::QueueOptions& q,
+           const PacketTypeTable& types)
+        : id(streamId)
+        , profile(p)
+        , endpoint(std::move(e))
+        , transportHeaderBytes(p.transportHeaderBytes)
+        , network(q.networkPacketQueueSize, q.networkPacketQueueWarningThreshold)
+        , process(q.processPacketQueueSize)
+        , recordQueue(q.recordPacketQueueSize)
+        , forward(q.forwardPacketQueueSize)
+        , receiverCounters(std::make_unique<ReceiverTypeCounters[]>(types.typeCount()))
+        , routerCounters(std::make_unique<RouterTypeCounters[]>(types.typeCount()))
+        , processorCounters(std::make_unique<ProcessorTypeCounters[]>(types.typeCount()))
+        , recorderCounters(std::make_unique<RecorderTypeCounters[]>(types.typeCount()))
+        , forwarderCounters(std::make_unique<ForwarderTypeCounters[]>(types.typeCount()))
+        , apidSequence(std::make_unique<ApidSequence[]>(ccsds::kApidCount))
+        , acceptor(types)
+        , values(std::make_unique<CurrentValueTable>(types))
+    {
+        idleState = p.enabled ? "stopped" : "disabled";
+    }
+
+    std::uint16_t id;
+    config::StreamProfile profile; // as created (source, transport header); settings live in LiveSettings
+    io::Endpoint endpoint;
+    std::uint32_t transportHeaderBytes;
+    [[nodiscard]] bool playback() const noexcept { return endpoint.scheme == io::Scheme::File; }
+
+    // `source` is replaced only while the receiver thread is not running (controlling thread); the
+    // mutex keeps snapshots, which may run on any thread, from reading it meanwhile.
+    std::unique_ptr<Source> source;
+    mutable std::mutex sourceMutex;
+    std::string idleState; // the state shown while there is no source: disabled, stopped, error: why
+    std::thread thread;    // the receiver
+    std::atomic<bool> running{false};
+    std::atomic<bool> stopRequested{false};
+    std::atomic<bool> paused{false};
+
+    PacketQueue network, process, recordQueue, forward;
+    Counter routed{0};    // router: packets taken from the network queue and finished with
+    Counter poolDrops{0}; // receiver
+
+    std::unique_ptr<ReceiverTypeCounters[]> receiverCounters;
+    std::unique_ptr<RouterTypeCounters[]> routerCounters;
+    std::unique_ptr<ProcessorTypeCounters[]> processorCounters;
+    std::unique_ptr<RecorderTypeCounters[]> recorderCounters;
+    std::unique_ptr<ForwarderTypeCounters[]> forwarderCounters;
+    std::unique_ptr<ApidSequence[]> apidSequence; // router
+    ApidSequence sequenceTotal;                   // router
+    PacketAcceptor acceptor;                      // router thread only
+    std::unique_ptr<CurrentValueTable> values;    // processor writes; consumers read
+};
+
+} // namespace telestation::pipeline

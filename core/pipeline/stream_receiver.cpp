@@ -1,0 +1,140 @@
+#include "core/pipeline/stream_receiver.hpp"
+
+#include "core/pipeline/worker.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+namespace telestation::pipeline {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+class StreamSink final : public io::PacketSink {
+public:
+    StreamSink(Stream& stream, PacketPool& pool, const PacketTypeTable& types, Doorbell& bell)
+        : m_stream(stream), m_pool(pool), m_types(types), m_bell(bell)
+    {
+    }
+
+    void onPacket(std::span<const std::uint8_t> frame, std::int64_t receiveTimeNs) override
+    {
+        const PacketHandle h = m_pool.acquire(frame.size());
+        if (h == kNoPacket) {
+            bump(m_stream.poolDrops);
+            return;
+        }
+        std::memcpy(m_pool.storage(h).data(), frame.data(), frame.size());
+        PacketMeta& meta = m_pool.meta(h);
+        meta.receiveTimeNs = receiveTimeNs;
+        meta.length = static_cast<std::uint32_t>(frame.size());
+        meta.streamId = m_stream.id;
+        meta.transportHeaderBytes = static_cast<std::uint16_t>(m_stream.transportHeaderBytes);
+        m_batch[m_count++] = h;
+        if (m_count == m_batch.size())
+            flush();
+    }
+    void onBatchEnd() override { flush(); }
+
+private:
+    void flush()
+    {
+        std::size_t first = 0;
+        while (first < m_count) {
+            const std::span<const PacketHandle> rest(m_batch.data() + first, m_count - first);
+            const std::size_t pushed = m_stream.network.tryPushBatch(rest);
+            first += pushed;
+            if (pushed > 0)
+                m_bell.ring();
+            if (first == m_count)
+                break;
+            if (m_stream.playback() && !m_stream.stopRequested.load(std::memory_order_relaxed)) {
+                std::this_thread::sleep_for(100us); // wait for the router to make room
+                continue;
+            }
+            dropFrom(first);
+            break;
+        }
+        m_count = 0;
+    }
+    // Dropped: each counted against its packet type.
+    void dropFrom(std::size_t first)
+    {
+        for (std::size_t i = first; i < m_count; ++i) {
+            const PacketHandle h = m_batch[i];
+            const auto bytes = m_pool.bytes(h);
+            const std::size_t skip = m_stream.transportHeaderBytes;
+            const std::uint32_t type = bytes.size() > skip ? m_types.classify(bytes.subspan(skip)) : kUnknownType;
+            bump(m_stream.receiverCounters[type].networkDrops);
+            bump(m_stream.receiverCounters[type].networkDropBytes, bytes.size());
+            m_pool.release(h);
+        }
+        bump(m_stream.network.drops, m_count - first);
+    }
+
+    Stream& m_stream;
+    PacketPool& m_pool;
+    const PacketTypeTable& m_types;
+    Doorbell& m_bell;
+    std::array<PacketHandle, kBatch> m_batch{};
+    std::size_t m_count = 0;
+};
+
+void receive(StationCore& core, Stream& s)
+{
+    StreamSink sink(s, *core.pool, core.types, core.routerBell);
+    bool reportedEnd = false;
+    std::uint64_t connects = 0, disconnects = 0;
+    std::optional<std::chrono::steady_clock::time_point> pausedSince;
+    while (!s.stopRequested.load(std::memory_order_relaxed)) {
+        if (s.paused.load(std::memory_order_relaxed)) {
+            if (!pausedSince)
+                pausedSince = std::chrono::steady_clock::now();
+            std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(core.options.pollTimeout, 20ms));
+            continue;
+        }
+        if (pausedSince) {
+            s.source->resumed(std::chrono::steady_clock::now() - *pausedSince);
+            pausedSince.reset();
+        }
+        s.source->poll(core.options.pollTimeout, sink);
+        // Connections made and lost become operator events (TCP sources; a few loads per poll).
+        const io::ReceiverStats rs = s.source->stats();
+        if (rs.connects != connects || rs.disconnects != disconnects) {
+            if (rs.connects > connects)
+                core.event(EventSeverity::Info, s.profile.name, s.source->state());
+            if (rs.disconnects > disconnects)
+                core.event(EventSeverity::Warning, s.profile.name,
+                           "connection ended (" + std::to_string(rs.disconnects) + " so far); " + s.source->state());
+            connects = rs.connects;
+            disconnects = rs.disconnects;
+        }
+        if (!reportedEnd && s.source->finished()) {
+            reportedEnd = true;
+            core.event(EventSeverity::Info, s.profile.name, "playback finished");
+        }
+    }
+    s.running.store(false);
+}
+
+} // namespace
+
+void startReceiver(StationCore& core, Stream& s)
+{
+    s.stopRequested = false;
+    s.paused = false;
+    s.running = true;
+    core.event(EventSeverity::Info, s.profile.name, s.source->state());
+    s.thread = std::thread([&core, &s] { receive(core, s); });
+}
+
+void stopReceiver(Stream& s)
+{
+    s.stopRequested = true;
+    if (s.thread.joinable())
+        s.thread.join();
+}
+
+} // namespace telestation::pipeline

@@ -1,0 +1,38 @@
+// SubscriptionRegistry: the master lists of the consumers' subscription queues (core/api creates
+// them), versioned like the live settings: the processor copies the lists between batches when the
+// version moved. Any thread. Internal to core/pipeline.
+#pragma once
+
+#include "core/pipeline/subscriptions.hpp"
+#include "core/stats/snapshot.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace telestation::pipeline {
+
+class SubscriptionRegistry {
+public:
+    void add(std::shared_ptr<PacketSubscriptionQueue> subscription);
+    void add(std::shared_ptr<ParameterSubscriptionQueue> subscription);
+    void remove(const PacketSubscriptionQueue* subscription);
+    void remove(const ParameterSubscriptionQueue* subscription);
+
+    // The processor's copies, refreshed when the lists changed since `seen` (between batches).
+    void refresh(std::uint64_t& seen, std::vector<std::shared_ptr<PacketSubscriptionQueue>>& packets,
+                 std::vector<std::shared_ptr<ParameterSubscriptionQueue>>& parameters) const;
+
+    // Each consumer's queue as the statistics show it.
+    [[nodiscard]] std::vector<stats::ConsumerStats> stats() const;
+
+private:
+    mutable std::mutex m_mutex;
+    std::vector<std::shared_ptr<PacketSubscriptionQueue>> m_packets;
+    std::vector<std::shared_ptr<ParameterSubscriptionQueue>> m_parameters;
+    std::atomic<std::uint64_t> m_version{1};
+};
+
+} // namespace telestation::pipeline

@@ -1,0 +1,78 @@
+#include "core/pipeline/worker.hpp"
+
+namespace telestation::pipeline {
+
+Worker::Worker(StationCore& core, Doorbell& bell, const std::atomic<bool>& upstreamDone)
+    : m_core(core), m_bell(bell), m_upstreamDone(upstreamDone)
+{
+}
+
+Worker::~Worker()
+{
+    join();
+}
+
+void Worker::start()
+{
+    m_thread = std::thread([this] { run(); });
+}
+
+void Worker::join()
+{
+    if (m_thread.joinable())
+        m_thread.join();
+}
+
+void Worker::run()
+{
+    starting();
+    for (;;) {
+        if (serviceRound() > 0)
+            continue;
+        // Read "upstream done" before the last look at the queues: anything pushed before it was set
+        // is then visible to that look.
+        const bool finishing = m_upstreamDone.load(std::memory_order_acquire);
+        const std::uint32_t ticket = m_bell.prepare();
+        if (hasWork()) {
+            m_bell.cancel();
+            continue;
+        }
+        if (finishing) {
+            m_bell.cancel();
+            break;
+        }
+        m_bell.wait(ticket, m_core.options.pollTimeout);
+    }
+    finished();
+}
+
+QueueWorker::QueueWorker(StationCore& core, Doorbell& bell, PacketQueue Stream::*queue)
+    : Worker(core, bell, core.routerDone), m_queue(queue)
+{
+}
+
+std::size_t QueueWorker::serviceRound()
+{
+    beforeRound();
+    std::size_t work = 0;
+    for (auto& s : m_core.streams) {
+        PacketQueue& q = (*s).*m_queue;
+        const std::size_t n = q.ring.popBatch(m_batch);
+        if (n == 0)
+            continue;
+        handle(*s, std::span<const PacketHandle>(m_batch.data(), n));
+        bump(q.done, n);
+        work += n;
+    }
+    return work;
+}
+
+bool QueueWorker::hasWork() const
+{
+    for (const auto& s : m_core.streams)
+        if (((*s).*m_queue).ring.size() > 0)
+            return true;
+    return false;
+}
+
+} // namespace telestation::pipeline
