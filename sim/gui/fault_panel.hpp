@@ -2,7 +2,7 @@
 // percent). Changes are emitted at once (faultsEdited) so that the window applies them live.
 #pragma once
 
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include <QWidget>
 

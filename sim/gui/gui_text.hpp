@@ -1,7 +1,7 @@
 // Texts the simulator's window shows in several places: counters, rates, fault summaries.
 #pragma once
 
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 // operator commits a valid rate (slider released or moved by keys, Return or focus out in the edit).
 #pragma once
 
-#include "sim/core/rate.hpp"
+#include "sim/engine/rate.hpp"
 
 #include <QWidget>
 

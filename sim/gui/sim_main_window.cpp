@@ -1,6 +1,6 @@
 #include "sim/gui/sim_main_window.hpp"
 
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/gui/gui_text.hpp"
 #include "sim/gui/rate_plot.hpp"
 #include "sim/gui/stream_dialog.hpp"

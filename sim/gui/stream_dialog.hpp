@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/mdb/model.hpp"
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include <QDialog>
 #include <QStringList>

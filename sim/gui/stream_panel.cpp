@@ -1,7 +1,7 @@
 #include "sim/gui/stream_panel.hpp"
 
 #include "core/io/endpoint.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "sim/gui/fault_panel.hpp"
 #include "sim/gui/gui_text.hpp"
 #include "sim/gui/rate_control.hpp"

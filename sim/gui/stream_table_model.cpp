@@ -1,6 +1,6 @@
 #include "sim/gui/stream_table_model.hpp"
 
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/gui/gui_text.hpp"
 
 #include <QBrush>

@@ -4,7 +4,7 @@
 // when the window goes.
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/gui/rate_control.hpp"
 #include "sim/gui/sim_main_window.hpp"
 #include "sim/gui/stream_dialog.hpp"

@@ -1,6 +1,6 @@
 #include "tests/perf/perf_suite.hpp"
 
-#include "sim/core/sim_summary.hpp"
+#include "sim/engine/sim_summary.hpp"
 #include "tests/perf/perf_station_host.hpp"
 
 #include <signal.h>

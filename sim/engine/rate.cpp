@@ -1,4 +1,4 @@
-#include "sim/core/rate.hpp"
+#include "sim/engine/rate.hpp"
 
 #include <array>
 #include <charconv>

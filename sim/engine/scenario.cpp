@@ -1,4 +1,4 @@
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include "core/io/endpoint.hpp"
 #include "core/json/json_reading.hpp"

@@ -1,4 +1,4 @@
-#include "sim/core/sim_summary.hpp"
+#include "sim/engine/sim_summary.hpp"
 
 #include <nlohmann/json.hpp>
 

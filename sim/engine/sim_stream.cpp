@@ -1,12 +1,13 @@
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 
 #include "core/ccsds/cuc_time.hpp"
+#include "core/common/clock.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/decode/bits.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
-#include "sim/core/packet_identity.hpp"
-#include "sim/core/value_generator.hpp"
+#include "sim/engine/packet_identity.hpp"
+#include "sim/engine/value_generator.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -29,20 +30,6 @@ constexpr std::size_t kSlotsPerPacket = 3;      // garbage + packet + released r
 constexpr std::size_t kSpansPerPacket = 4;      // the same + a duplicate (which shares the packet's slot)
 constexpr std::int64_t kRefreshNs = 1'000'000;  // time-driven generators are re-evaluated each ms
 constexpr double kMaxBacklogSeconds = 0.05;     // after a stall, catch up at most 50 ms of packets
-
-std::int64_t monotonicNs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
-
-std::int64_t realtimeNs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
-}
 
 void sleepNs(std::int64_t ns)
 {
@@ -267,7 +254,7 @@ struct SimStream::Impl {
         if (type.identity)
             type.identity->applyToPrimaryHeader(packet); // e.g. a criterion on the secondary header flag
         if (type.time)
-            (void)ccsds::encodeCuc(realtimeNs(), *type.time, packet.subspan(ccsds::kPrimaryHeaderSize, ccsds::cucSize(*type.time)));
+            (void)ccsds::encodeCuc(clock::realtimeNs(), *type.time, packet.subspan(ccsds::kPrimaryHeaderSize, ccsds::cucSize(*type.time)));
     }
 
     // A variable layout, written parameter by parameter in order (the encoder places each field after
@@ -627,7 +614,7 @@ Result<std::unique_ptr<SimStream>> SimStream::create(const StreamConfig& config,
     if (!sender)
         return Error{who + sender.error().message, {}};
     impl.sender = std::move(sender).value();
-    impl.publishState(monotonicNs());
+    impl.publishState(clock::monotonicNs());
     return stream;
 }
 
@@ -680,7 +667,7 @@ void SimStream::run()
     impl.faultRng.seed(m_config.seed ^ 0x5EED5EED5EEDull);
     const std::uint32_t headerBytes = m_config.transportHeaderBytes;
     const std::optional<std::uint64_t> limit = m_config.count;
-    const std::int64_t start = monotonicNs();
+    const std::int64_t start = clock::monotonicNs();
     const std::int64_t end = m_config.durationSeconds
         ? start + static_cast<std::int64_t>(*m_config.durationSeconds * 1e9)
         : std::numeric_limits<std::int64_t>::max();
@@ -705,7 +692,7 @@ void SimStream::run()
                 impl.settingsChanged = false;
             }
         }
-        const std::int64_t now = monotonicNs();
+        const std::int64_t now = clock::monotonicNs();
         if (now >= end || (limit && built >= *limit))
             break;
         std::size_t due = kBatch;
@@ -728,9 +715,9 @@ void SimStream::run()
         if (now - impl.stateRefreshNs >= 100'000'000) // a string per 100 ms, not per packet
             impl.publishState(now);
     }
-    impl.releaseHeld(monotonicNs());
-    impl.endNs.store(monotonicNs());
-    impl.publishState(monotonicNs());
+    impl.releaseHeld(clock::monotonicNs());
+    impl.endNs.store(clock::monotonicNs());
+    impl.publishState(clock::monotonicNs());
     impl.finished.store(!m_stopRequested.load());
     m_running.store(false, std::memory_order_release);
 }
@@ -746,7 +733,7 @@ LiveCounters SimStream::live() const noexcept
     c.running = m_running.load(std::memory_order_acquire);
     c.finished = impl.finished.load();
     const std::int64_t start = impl.startNs.load();
-    const std::int64_t end = c.running ? monotonicNs() : impl.endNs.load();
+    const std::int64_t end = c.running ? clock::monotonicNs() : impl.endNs.load();
     c.seconds = start > 0 && end >= start ? double(end - start) / 1e9 : 0;
     return c;
 }

@@ -1,4 +1,4 @@
-#include "sim/core/packet_factory.hpp"
+#include "sim/engine/packet_factory.hpp"
 
 #include "core/ccsds/space_packet.hpp"
 #include "core/decode/bits.hpp"

@@ -1,4 +1,4 @@
-#include "sim/core/packet_identity.hpp"
+#include "sim/engine/packet_identity.hpp"
 
 #include "core/decode/bits.hpp"
 

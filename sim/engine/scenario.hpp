@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/common/result.hpp"
-#include "sim/core/rate.hpp"
-#include "sim/core/value_generator.hpp"
+#include "sim/engine/rate.hpp"
+#include "sim/engine/value_generator.hpp"
 
 #include <cstdint>
 #include <map>

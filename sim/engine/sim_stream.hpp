@@ -7,8 +7,8 @@
 #include "core/common/result.hpp"
 #include "core/io/sender.hpp"
 #include "core/mdb/model.hpp"
-#include "sim/core/scenario.hpp"
-#include "sim/core/sim_summary.hpp"
+#include "sim/engine/scenario.hpp"
+#include "sim/engine/sim_summary.hpp"
 
 #include <atomic>
 #include <cstdint>

@@ -1,5 +1,5 @@
 #include "core/config/mission_file.hpp"
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 
 #include "core/mdb/sqlite_store.hpp"
 

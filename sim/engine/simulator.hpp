@@ -4,9 +4,9 @@
 
 #include "core/common/result.hpp"
 #include "core/mdb/model.hpp"
-#include "sim/core/scenario.hpp"
-#include "sim/core/sim_stream.hpp"
-#include "sim/core/sim_summary.hpp"
+#include "sim/engine/scenario.hpp"
+#include "sim/engine/sim_stream.hpp"
+#include "sim/engine/sim_summary.hpp"
 
 #include <memory>
 #include <string>

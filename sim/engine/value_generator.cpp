@@ -1,6 +1,6 @@
-#include "sim/core/value_generator.hpp"
+#include "sim/engine/value_generator.hpp"
 
-#include "sim/core/packet_identity.hpp"
+#include "sim/engine/packet_identity.hpp"
 
 #include "core/decode/bits.hpp"
 
