@@ -295,7 +295,7 @@ int main(int argc, char** argv)
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Telestation training simulator"));
-    sim::SimMainWindow window(std::move(simulator), QString::fromStdString(trainingDatabasePath().string()));
+    sim::gui::SimMainWindow window(std::move(simulator), QString::fromStdString(trainingDatabasePath().string()));
     window.show();
     if (*quitAfterMs >= 0)
         ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));

@@ -11,7 +11,7 @@
 class QCheckBox;
 class QDoubleSpinBox;
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 class FaultPanel : public QWidget {
     Q_OBJECT
@@ -41,4 +41,4 @@ private:
     bool m_tcp = false;
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 // 1234567 -> "1,234,567" (in the user's locale).
 [[nodiscard]] QString formatCount(std::uint64_t n);
@@ -43,4 +43,4 @@ inline constexpr FaultKind kFaultKinds[] = {
      true},
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

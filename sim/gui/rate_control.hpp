@@ -11,7 +11,7 @@ class QLabel;
 class QLineEdit;
 class QSlider;
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 class RateControl : public QWidget {
     Q_OBJECT
@@ -49,4 +49,4 @@ private:
     double m_averagePacketBytes = 0;
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

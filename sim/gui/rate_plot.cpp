@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <array>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -136,4 +136,4 @@ void RatePlot::clearHistory()
     replot();
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -31,7 +31,7 @@
 #include <algorithm>
 #include <set>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -621,4 +621,4 @@ void SimMainWindow::showAbout()
                            .arg(QLatin1String(kVersion), QLatin1String(qVersion()), QLatin1String(QWT_VERSION_STR)));
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

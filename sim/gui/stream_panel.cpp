@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <charconv>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -217,4 +217,4 @@ void StreamPanel::fitMixHeight()
     m_mix->setFixedHeight(height);
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

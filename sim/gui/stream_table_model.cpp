@@ -9,7 +9,7 @@
 #include <QPainter>
 #include <QPixmap>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -277,4 +277,4 @@ QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, 
     }
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui
