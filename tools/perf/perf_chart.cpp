@@ -1,4 +1,4 @@
-#include "tests/perf/perf_chart.hpp"
+#include "tools/perf/perf_chart.hpp"
 
 #include <QBrush>
 #include <QColor>

@@ -1,4 +1,4 @@
-#include "tests/perf/perf_process.hpp"
+#include "tools/perf/perf_process.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-#include "tests/perf/perf_station_host.hpp"
+#include "tools/perf/perf_station_host.hpp"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -1,9 +1,9 @@
 // How the references are measured: iperf3 runs as perf::Child processes writing into files of a
 // private temporary directory, one one-off server per run on a fresh loopback port; the disk
 // reference is plain write() calls and one fsync().
-#include "tests/perf/perf_reference.hpp"
+#include "tools/perf/perf_reference.hpp"
 
-#include "tests/perf/perf_process.hpp"
+#include "tools/perf/perf_process.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "core/tools/progress_bar.hpp"
+#include "tools/mdb/progress_bar.hpp"
 
 #include <algorithm>
 #include <cmath>

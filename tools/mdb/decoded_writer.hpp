@@ -11,7 +11,7 @@
 #include "core/common/result.hpp"
 #include "core/decode/decoded_value.hpp"
 #include "core/pipeline/packet_types.hpp"
-#include "core/tools/value_text.hpp"
+#include "tools/mdb/value_text.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -6,10 +6,10 @@
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/mdb/validate.hpp"
-#include "core/tools/mdb_decode.hpp"
 #include "core/xtce/xtce_export.hpp"
 #include "core/xtce/xtce_import.hpp"
 #include "telestation_version.hpp"
+#include "tools/mdb/mdb_decode.hpp"
 
 #include <array>
 #include <fstream>

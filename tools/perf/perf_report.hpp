@@ -2,10 +2,10 @@
 // TReK's PC-933 figures beside ours, and a summary table), the JSON results, and the chart's rows.
 #pragma once
 
-#include "tests/perf/perf_chart.hpp"
-#include "tests/perf/perf_endurance.hpp"
-#include "tests/perf/perf_reference.hpp"
-#include "tests/perf/perf_suite.hpp"
+#include "tools/perf/perf_chart.hpp"
+#include "tools/perf/perf_endurance.hpp"
+#include "tools/perf/perf_reference.hpp"
+#include "tools/perf/perf_suite.hpp"
 
 #include <string>
 #include <vector>

@@ -6,7 +6,7 @@
 // resident memory after the warm-up grew by less than 5%.
 #pragma once
 
-#include "tests/perf/perf_suite.hpp"
+#include "tools/perf/perf_suite.hpp"
 
 #include <functional>
 #include <string>

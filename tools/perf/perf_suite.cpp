@@ -1,7 +1,7 @@
-#include "tests/perf/perf_suite.hpp"
+#include "tools/perf/perf_suite.hpp"
 
 #include "sim/engine/sim_summary.hpp"
-#include "tests/perf/perf_station_host.hpp"
+#include "tools/perf/perf_station_host.hpp"
 
 #include <signal.h>
 

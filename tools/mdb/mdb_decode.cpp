@@ -1,4 +1,4 @@
-#include "core/tools/mdb_decode.hpp"
+#include "tools/mdb/mdb_decode.hpp"
 
 #include "core/config/mission_file.hpp"
 
@@ -6,11 +6,11 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/pipeline/packet_types.hpp"
-#include "core/tools/decoded_writer.hpp"
-#include "core/tools/packet_file_reader.hpp"
-#include "core/tools/progress_bar.hpp"
-#include "core/tools/value_text.hpp"
 #include "core/xtce/xtce_import.hpp"
+#include "tools/mdb/decoded_writer.hpp"
+#include "tools/mdb/packet_file_reader.hpp"
+#include "tools/mdb/progress_bar.hpp"
+#include "tools/mdb/value_text.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "core/tools/decoded_writer.hpp"
+#include "tools/mdb/decoded_writer.hpp"
 
 #include <cerrno>
 #include <cstdlib>

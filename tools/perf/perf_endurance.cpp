@@ -1,7 +1,7 @@
-#include "tests/perf/perf_endurance.hpp"
+#include "tools/perf/perf_endurance.hpp"
 
 #include "sim/engine/sim_summary.hpp"
-#include "tests/perf/perf_station_host.hpp"
+#include "tools/perf/perf_station_host.hpp"
 
 #include <signal.h>
 

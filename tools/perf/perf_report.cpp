@@ -1,4 +1,4 @@
-#include "tests/perf/perf_report.hpp"
+#include "tools/perf/perf_report.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "core/tools/packet_file_reader.hpp"
+#include "tools/mdb/packet_file_reader.hpp"
 
 #include "core/ccsds/space_packet.hpp"
 #include "core/record/playback.hpp"

@@ -5,7 +5,7 @@
 // equally over the streams, and checks 100% delivery; the search finds the highest such rate.
 #pragma once
 
-#include "tests/perf/perf_process.hpp"
+#include "tools/perf/perf_process.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -14,8 +14,8 @@
 // away stops its station.
 #pragma once
 
-#include "tests/perf/perf_reference.hpp"
-#include "tests/perf/perf_suite.hpp"
+#include "tools/perf/perf_reference.hpp"
+#include "tools/perf/perf_suite.hpp"
 
 #include <memory>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "core/tools/value_text.hpp"
+#include "tools/mdb/value_text.hpp"
 
 #include "core/decode/bits.hpp"
 

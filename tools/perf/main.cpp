@@ -9,8 +9,8 @@
 #include "core/common/paths.hpp"
 #include "core/common/time_text.hpp"
 #include "core/mdb/sqlite_store.hpp"
-#include "tests/perf/perf_report.hpp"
-#include "tests/perf/perf_station_host.hpp"
+#include "tools/perf/perf_report.hpp"
+#include "tools/perf/perf_station_host.hpp"
 
 #include <QGuiApplication>
 
