@@ -1,4 +1,4 @@
-#include "ui/displays/sample_history.hpp"
+#include "ui/plotting/sample_history.hpp"
 
 #include <algorithm>
 #include <cmath>

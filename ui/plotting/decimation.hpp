@@ -2,7 +2,7 @@
 // so that a million points redraw at frame rate and no spike disappears.
 #pragma once
 
-#include "ui/displays/sample_history.hpp"
+#include "ui/plotting/sample_history.hpp"
 
 #include <cmath>
 #include <vector>

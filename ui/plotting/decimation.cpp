@@ -1,4 +1,4 @@
-#include "ui/displays/decimation.hpp"
+#include "ui/plotting/decimation.hpp"
 
 #include <algorithm>
 #include <limits>
