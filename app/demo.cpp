@@ -1,7 +1,7 @@
 #include "app/demo.hpp"
 
 #include "core/common/paths.hpp"
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 
 #include <cstdlib>
 

@@ -12,7 +12,7 @@
 #include "core/stats/rate_tracker.hpp"
 #include "core/stats/snapshot_json.hpp"
 #include "core/stats/status_line.hpp"
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "telestation_version.hpp"
 
 #include <spdlog/spdlog.h>

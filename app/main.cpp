@@ -10,7 +10,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
 #include "telestation_version.hpp"
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/session/station_session.hpp"

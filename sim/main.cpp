@@ -9,8 +9,8 @@
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
-#include "sim/core/scenario.hpp"
-#include "sim/core/simulator.hpp"
+#include "sim/engine/scenario.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/gui/sim_main_window.hpp"
 #include "telestation_version.hpp"
 #include "ui/widgets/window_capture.hpp"
@@ -295,7 +295,7 @@ int main(int argc, char** argv)
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Telestation training simulator"));
-    sim::SimMainWindow window(std::move(simulator), QString::fromStdString(trainingDatabasePath().string()));
+    sim::gui::SimMainWindow window(std::move(simulator), QString::fromStdString(trainingDatabasePath().string()));
     window.show();
     if (*quitAfterMs >= 0)
         ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));

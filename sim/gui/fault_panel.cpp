@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <iterator>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 static_assert(std::size(kFaultKinds) == 6, "one row per fault kind");
 
@@ -96,4 +96,4 @@ void FaultPanel::emitFaults()
     Q_EMIT faultsEdited(faults());
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

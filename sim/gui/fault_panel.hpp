@@ -2,7 +2,7 @@
 // percent). Changes are emitted at once (faultsEdited) so that the window applies them live.
 #pragma once
 
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include <QWidget>
 
@@ -11,7 +11,7 @@
 class QCheckBox;
 class QDoubleSpinBox;
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 class FaultPanel : public QWidget {
     Q_OBJECT
@@ -41,4 +41,4 @@ private:
     bool m_tcp = false;
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 QString formatCount(std::uint64_t n)
 {
@@ -48,4 +48,4 @@ QString faultSummary(const FaultConfig& faults)
     return parts.join(QStringLiteral(", "));
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

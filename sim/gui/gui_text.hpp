@@ -1,13 +1,13 @@
 // Texts the simulator's window shows in several places: counters, rates, fault summaries.
 #pragma once
 
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include <QString>
 
 #include <cstdint>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 // 1234567 -> "1,234,567" (in the user's locale).
 [[nodiscard]] QString formatCount(std::uint64_t n);
@@ -43,4 +43,4 @@ inline constexpr FaultKind kFaultKinds[] = {
      true},
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

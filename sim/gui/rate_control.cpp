@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -181,4 +181,4 @@ void RateControl::commit(const Rate& rate)
         Q_EMIT rateEdited(rate);
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -3,7 +3,7 @@
 // operator commits a valid rate (slider released or moved by keys, Return or focus out in the edit).
 #pragma once
 
-#include "sim/core/rate.hpp"
+#include "sim/engine/rate.hpp"
 
 #include <QWidget>
 
@@ -11,7 +11,7 @@ class QLabel;
 class QLineEdit;
 class QSlider;
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 class RateControl : public QWidget {
     Q_OBJECT
@@ -49,4 +49,4 @@ private:
     double m_averagePacketBytes = 0;
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

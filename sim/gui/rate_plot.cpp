@@ -1,23 +1,26 @@
 #include "sim/gui/rate_plot.hpp"
 
+#include "ui/plotting/plot_theme.hpp"
+
 #include <qwt_legend.h>
 #include <qwt_plot_curve.h>
-#include <qwt_plot_grid.h>
-#include <qwt_scale_engine.h>
 #include <qwt_text.h>
 
 #include <QPen>
 #include <QVector>
 
 #include <algorithm>
-#include <array>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
-// Colours that read well on the dark canvas.
-constexpr std::array<QRgb, 8> kPalette{0x4fc3f7, 0xffb74d, 0x81c784, 0xe57373, 0xba68c8, 0xfff176, 0x4db6ac, 0xf06292};
+namespace plot_theme = ui::plot_theme;
+
+// The streams' curves take the theme's first eight colours in turn.
+constexpr std::size_t kStreamColorCount = 8;
+const QColor kLegendTextColor(0xdd, 0xdd, 0xdd);
+const QColor kTotalColor(0xf5, 0xf5, 0xf5);
 
 } // namespace
 
@@ -29,26 +32,16 @@ RatePlot::RatePlot(QWidget* parent) : QwtPlot(parent)
     setAxisTitle(QwtAxis::YLeft, tr("Mbit/s"));
     setAxisScale(QwtAxis::XBottom, -kSpanSeconds, 0.0);
     setAxisScale(QwtAxis::YLeft, 0.0, 1.0);
-    setCanvasBackground(QColor(0x1e, 0x22, 0x28));
-    auto* grid = new QwtPlotGrid;
-    grid->setMajorPen(QColor(0x44, 0x4a, 0x55), 0.0, Qt::DotLine);
-    grid->attach(this);
+    plot_theme::setDarkCanvas(*this);
     // The legend shares the canvas's dark background, so that the light total curve shows in it too.
     auto* legend = new QwtLegend;
     legend->setObjectName(QStringLiteral("ratePlotLegend"));
-    QPalette legendPalette = legend->palette();
-    legendPalette.setColor(QPalette::Window, QColor(0x1e, 0x22, 0x28));
-    legendPalette.setColor(QPalette::Base, QColor(0x1e, 0x22, 0x28));
-    legendPalette.setColor(QPalette::WindowText, QColor(0xdd, 0xdd, 0xdd));
-    legendPalette.setColor(QPalette::Text, QColor(0xdd, 0xdd, 0xdd));
-    legend->setPalette(legendPalette);
-    legend->setAutoFillBackground(true);
-    legend->contentsWidget()->setPalette(legendPalette);
+    plot_theme::setDarkLegend(*legend, plot_theme::kCanvasColor, kLegendTextColor);
     insertLegend(legend, QwtPlot::RightLegend);
 
     m_total.name = tr("Total");
     m_total.curve = new QwtPlotCurve(m_total.name);
-    m_total.curve->setPen(QColor(0xf5, 0xf5, 0xf5), 2.0);
+    m_total.curve->setPen(kTotalColor, 2.0);
     m_total.curve->setRenderHint(QwtPlotItem::RenderAntialiased);
     m_total.curve->setZ(10); // above the streams' curves
     m_total.curve->attach(this);
@@ -98,7 +91,8 @@ void RatePlot::addSample(double seconds, const std::vector<StreamRate>& rates)
             auto series = std::make_unique<Series>();
             series->name = rate.name;
             series->curve = new QwtPlotCurve(rate.name);
-            series->curve->setPen(QColor(kPalette[static_cast<std::size_t>(m_colorIndex++) % kPalette.size()]), 1.5);
+            const auto colorIndex = static_cast<std::size_t>(m_colorIndex++) % kStreamColorCount;
+            series->curve->setPen(plot_theme::curveColor(colorIndex), 1.5);
             series->curve->setRenderHint(QwtPlotItem::RenderAntialiased);
             series->curve->attach(this);
             m_series.push_back(std::move(series));
@@ -136,4 +130,4 @@ void RatePlot::clearHistory()
     replot();
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

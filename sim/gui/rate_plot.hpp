@@ -12,7 +12,7 @@
 
 class QwtPlotCurve;
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 class RatePlot : public QwtPlot {
     Q_OBJECT
@@ -50,4 +50,4 @@ private:
     int m_colorIndex = 0;
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -1,6 +1,6 @@
 #include "sim/gui/sim_main_window.hpp"
 
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/gui/gui_text.hpp"
 #include "sim/gui/rate_plot.hpp"
 #include "sim/gui/stream_dialog.hpp"
@@ -31,7 +31,7 @@
 #include <algorithm>
 #include <set>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -621,4 +621,4 @@ void SimMainWindow::showAbout()
                            .arg(QLatin1String(kVersion), QLatin1String(qVersion()), QLatin1String(QWT_VERSION_STR)));
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -16,12 +16,15 @@ class QTableView;
 class QTimer;
 
 namespace telestation::sim {
-
 class Simulator;
+struct StreamConfig;
+} // namespace telestation::sim
+
+namespace telestation::sim::gui {
+
 class RatePlot;
 class StreamPanel;
 class StreamTableModel;
-struct StreamConfig;
 
 class SimMainWindow : public QMainWindow {
     Q_OBJECT
@@ -102,4 +105,4 @@ private:
     QAction* m_aboutAction = nullptr;
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

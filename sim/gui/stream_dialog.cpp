@@ -21,7 +21,7 @@
 #include <cmath>
 #include <limits>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -353,4 +353,4 @@ void StreamDialog::accept()
     QDialog::accept();
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

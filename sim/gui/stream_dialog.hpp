@@ -5,7 +5,7 @@
 #pragma once
 
 #include "core/mdb/model.hpp"
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include <QDialog>
 #include <QStringList>
@@ -20,7 +20,7 @@ class QLineEdit;
 class QSpinBox;
 class QTableWidget;
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 class StreamDialog : public QDialog {
     Q_OBJECT
@@ -71,4 +71,4 @@ private:
     QDialogButtonBox* m_buttons = nullptr;
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

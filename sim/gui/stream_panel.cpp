@@ -1,7 +1,7 @@
 #include "sim/gui/stream_panel.hpp"
 
 #include "core/io/endpoint.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "sim/gui/fault_panel.hpp"
 #include "sim/gui/gui_text.hpp"
 #include "sim/gui/rate_control.hpp"
@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <charconv>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -217,4 +217,4 @@ void StreamPanel::fitMixHeight()
     m_mix->setFixedHeight(height);
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

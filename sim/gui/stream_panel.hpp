@@ -14,10 +14,13 @@ class QLabel;
 class QTableWidget;
 
 namespace telestation::sim {
+class SimStream;
+} // namespace telestation::sim
+
+namespace telestation::sim::gui {
 
 class FaultPanel;
 class RateControl;
-class SimStream;
 
 class StreamPanel : public QWidget {
     Q_OBJECT
@@ -56,4 +59,4 @@ private:
     std::array<QLabel*, StatisticCount> m_statistics{};
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -1,6 +1,6 @@
 #include "sim/gui/stream_table_model.hpp"
 
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/gui/gui_text.hpp"
 
 #include <QBrush>
@@ -9,7 +9,7 @@
 #include <QPainter>
 #include <QPixmap>
 
-namespace telestation::sim {
+namespace telestation::sim::gui {
 
 namespace {
 
@@ -277,4 +277,4 @@ QVariant StreamTableModel::headerData(int section, Qt::Orientation orientation, 
     }
 }
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -13,8 +13,10 @@
 #include <vector>
 
 namespace telestation::sim {
-
 class Simulator;
+} // namespace telestation::sim
+
+namespace telestation::sim::gui {
 
 class StreamTableModel : public QAbstractTableModel {
     Q_OBJECT
@@ -74,4 +76,4 @@ private:
     std::array<QIcon, static_cast<std::size_t>(Activity::Count)> m_icons; // a coloured dot per activity
 };
 
-} // namespace telestation::sim
+} // namespace telestation::sim::gui

@@ -16,7 +16,7 @@
 #include "core/decode/decode_plan.hpp"
 #include "core/pipeline/packet_types.hpp"
 #include "tests/bench/bench_support.hpp"
-#include "sim/core/packet_factory.hpp"
+#include "sim/engine/packet_factory.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -7,7 +7,7 @@
 #include "tests/bench/bench_support.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
-#include "sim/core/packet_factory.hpp"
+#include "sim/engine/packet_factory.hpp"
 
 #include <algorithm>
 #include <array>

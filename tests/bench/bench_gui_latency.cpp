@@ -14,7 +14,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/bench/bench_gui_support.hpp"
 #include "tests/support/model_builders.hpp"
 #include "ui/displays/display_dock.hpp"

@@ -17,7 +17,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/bench/bench_gui_support.hpp"
 #include "tests/bench/synthetic_mission.hpp"
 #include "ui/dialogs/definition_file_dialog.hpp" // MissionBrowser holds a QPointer to it

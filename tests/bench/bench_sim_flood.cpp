@@ -4,7 +4,7 @@
 //
 //   build/release/bin/bench_sim_flood [--seconds S] [--packet NAME] [--mdb FILE] [--no-gso]
 #include "tests/bench/bench_support.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -3,7 +3,7 @@
 // logarithmic in length (their ratios follow log10, with the axis starting a decade below the smallest
 // value); no bar where nothing was measured; a lossy result hatched and outlined instead of solid; the
 // reference tick; errors for a path that cannot be written and for a nonsense size.
-#include "tests/perf/perf_chart.hpp"
+#include "tools/perf/perf_chart.hpp"
 
 #include <QDir>
 #include <QFileInfo>

@@ -4,7 +4,7 @@
 // when the window goes.
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
-#include "sim/core/simulator.hpp"
+#include "sim/engine/simulator.hpp"
 #include "sim/gui/rate_control.hpp"
 #include "sim/gui/sim_main_window.hpp"
 #include "sim/gui/stream_dialog.hpp"
@@ -34,7 +34,7 @@
 
 using namespace telestation;
 using sim::Rate;
-using sim::StreamTableModel;
+using sim::gui::StreamTableModel;
 
 namespace {
 
@@ -150,7 +150,7 @@ class TestSimMainWindow : public QObject {
     Q_OBJECT
 
 private:
-    std::unique_ptr<sim::SimMainWindow> makeWindow(const std::vector<sim::StreamConfig>& configs)
+    std::unique_ptr<sim::gui::SimMainWindow> makeWindow(const std::vector<sim::StreamConfig>& configs)
     {
         auto simulator = std::make_unique<sim::Simulator>(m_db);
         for (const auto& config : configs) {
@@ -158,7 +158,7 @@ private:
             if (!added)
                 qFatal("addStream: %s", added.error().toString().c_str());
         }
-        return std::make_unique<sim::SimMainWindow>(std::move(simulator), m_mdbPath);
+        return std::make_unique<sim::gui::SimMainWindow>(std::move(simulator), m_mdbPath);
     }
 
     mdb::MissionDatabase m_db;
@@ -217,7 +217,7 @@ private slots:
         typeAndReturn(*rateEdit, QStringLiteral("400pps"));
         QVERIFY(!rateError->isVisible());
         QCOMPARE(rateText(stream.config().rate), QStringLiteral("400pps"));
-        QCOMPARE(rateSlider->value(), sim::RateControl::positionFor(400));
+        QCOMPARE(rateSlider->value(), sim::gui::RateControl::positionFor(400));
         QCOMPARE(cell(*table, 0, StreamTableModel::Rate, Qt::DisplayRole).toString(), QStringLiteral("400pps"));
         // The stream really goes faster (50 packets/s before).
         QTRY_VERIFY_WITH_TIMEOUT(cell(*table, 0, StreamTableModel::PacketsPerSecond).toDouble() > 150, 15000);
@@ -319,8 +319,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(window.get()));
 
         QVERIFY(clickAction(*window, "addStreamAction"));
-        sim::StreamDialog* dialog = nullptr;
-        QTRY_VERIFY((dialog = window->findChild<sim::StreamDialog*>()) != nullptr && dialog->isVisible());
+        sim::gui::StreamDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = window->findChild<sim::gui::StreamDialog*>()) != nullptr && dialog->isVisible());
         auto* ok = child<QPushButton>(*dialog, "okButton");
         auto* name = child<QLineEdit>(*dialog, "nameEdit");
         auto* destination = child<QLineEdit>(*dialog, "destinationEdit");
@@ -370,7 +370,7 @@ private slots:
         count->setValue(50);
 
         QTest::mouseClick(ok, Qt::LeftButton);
-        QTRY_VERIFY(window->findChild<sim::StreamDialog*>() == nullptr);
+        QTRY_VERIFY(window->findChild<sim::gui::StreamDialog*>() == nullptr);
         auto& streams = window->simulator().streams();
         QCOMPARE(streams.size(), std::size_t{2});
         const sim::StreamConfig& added = streams[1]->config();
@@ -392,9 +392,9 @@ private slots:
 
         // Cancel adds nothing.
         QVERIFY(clickAction(*window, "addStreamAction"));
-        QTRY_VERIFY((dialog = window->findChild<sim::StreamDialog*>()) != nullptr && dialog->isVisible());
+        QTRY_VERIFY((dialog = window->findChild<sim::gui::StreamDialog*>()) != nullptr && dialog->isVisible());
         QTest::mouseClick(child<QPushButton>(*dialog, "cancelButton"), Qt::LeftButton);
-        QTRY_VERIFY(window->findChild<sim::StreamDialog*>() == nullptr);
+        QTRY_VERIFY(window->findChild<sim::gui::StreamDialog*>() == nullptr);
         QCOMPARE(streams.size(), std::size_t{2});
     }
 
@@ -415,13 +415,13 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(first.datagrams() > 0, 10000);
 
         QVERIFY(clickAction(*window, "editStreamAction"));
-        sim::StreamDialog* dialog = nullptr;
-        QTRY_VERIFY((dialog = window->findChild<sim::StreamDialog*>()) != nullptr && dialog->isVisible());
+        sim::gui::StreamDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = window->findChild<sim::gui::StreamDialog*>()) != nullptr && dialog->isVisible());
         QCOMPARE(child<QLineEdit>(*dialog, "nameEdit")->text(), QStringLiteral("alpha"));
         retype(*child<QLineEdit>(*dialog, "destinationEdit"), QString::fromStdString(second.url()));
         retype(*child<QLineEdit>(*dialog, "streamRateEdit"), QStringLiteral("300pps"));
         QTest::mouseClick(child<QPushButton>(*dialog, "okButton"), Qt::LeftButton);
-        QTRY_VERIFY(window->findChild<sim::StreamDialog*>() == nullptr);
+        QTRY_VERIFY(window->findChild<sim::gui::StreamDialog*>() == nullptr);
 
         auto& streams = window->simulator().streams();
         QCOMPARE(streams.size(), std::size_t{2});

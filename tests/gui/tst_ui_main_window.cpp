@@ -3,7 +3,7 @@
 // a stream added through the streams panel's signal rebuilds the station while the displays survive,
 // display files and the window layout round-trip, and the statistics dialog shows the engine's counts.
 #include "core/pipeline/station.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"

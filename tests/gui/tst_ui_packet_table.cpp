@@ -7,7 +7,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "ui/dialogs/forward_editor_dialog.hpp"
 #include "ui/models/packet_settings_model.hpp"
 #include "ui/widgets/packet_table.hpp"

@@ -3,9 +3,9 @@
 // widget (curves drawn on the canvas, pause freezing the time axis while samples keep arriving, zoom by
 // mouse pausing and moving every plot, the time window combo, the legend, limit lines, the repaint timer
 // stopped while hidden). Prints (does not assert) the redraw time of 4 curves x 1 million points.
-#include "ui/displays/decimation.hpp"
 #include "ui/displays/plot_display.hpp"
-#include "ui/displays/sample_history.hpp"
+#include "ui/plotting/decimation.hpp"
+#include "ui/plotting/sample_history.hpp"
 
 #include <QComboBox>
 #include <QElapsedTimer>

@@ -11,7 +11,7 @@
 #include "core/pipeline/station.hpp"
 #include "core/record/playback.hpp"
 #include "core/record/recording_catalog.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/widgets/recordings_browser.hpp"
 

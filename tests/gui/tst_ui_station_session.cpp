@@ -5,7 +5,7 @@
 // across rebuilds; and the plot display fed by a parameter subscription.
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/support/held_udp_port.hpp"
 #include "ui/displays/parameter_plot.hpp"
 #include "ui/session/station_session.hpp"

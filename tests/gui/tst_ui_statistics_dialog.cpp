@@ -7,7 +7,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/models/statistics_model.hpp"
 #include "ui/widgets/queue_bar.hpp"

@@ -7,7 +7,7 @@
 #include "core/config/station_profile.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "tests/support/model_builders.hpp"

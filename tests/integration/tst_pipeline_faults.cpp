@@ -15,7 +15,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/record/segment_file.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
 
 #include <QTemporaryDir>

@@ -11,7 +11,7 @@
 #include "core/pipeline/station.hpp"
 #include "core/record/recording_catalog.hpp"
 #include "core/record/segment_file.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
 
 #include <QDir>

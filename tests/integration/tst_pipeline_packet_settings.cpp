@@ -7,7 +7,7 @@
 // database does not define are refused, naming the stream and the packet.
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/support/model_builders.hpp"
 
 #include <QTemporaryDir>

@@ -5,7 +5,7 @@
 #include "core/config/station_profile.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/support/held_udp_port.hpp"
 
 #include <QTemporaryDir>

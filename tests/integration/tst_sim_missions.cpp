@@ -6,8 +6,8 @@
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
 #include "core/pipeline/packet_types.hpp"
-#include "sim/core/rate.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/rate.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
 
 #include <QtTest>

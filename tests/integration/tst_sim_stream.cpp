@@ -3,7 +3,7 @@
 // every fault kind visible in the bytes that arrive, in exactly the numbers the summary states.
 #include "core/ccsds/space_packet.hpp"
 #include "core/mdb/text_format.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
 
 #include <QtTest>

@@ -3,8 +3,8 @@
 // (the real iperf3 serves, the stand-in client reports loss above a known rate, so the sequence of
 // rates tried is known in advance) and once against the real iperf3 on loopback. The child processes
 // it runs are perf::Child's, whose stop, environment and descriptors are checked here too.
-#include "tests/perf/perf_process.hpp"
-#include "tests/perf/perf_reference.hpp"
+#include "tools/perf/perf_process.hpp"
+#include "tools/perf/perf_reference.hpp"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -5,7 +5,7 @@
 #include "core/decode/bits.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/mdb/text_format.hpp"
-#include "sim/core/packet_factory.hpp"
+#include "sim/engine/packet_factory.hpp"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // Stream rates: every accepted form reads to the right unit and value and prints back in its shortest
 // form; every rejected form is rejected with a message that names the text and says what is accepted;
 // toString reads back equal for values of every magnitude.
-#include "sim/core/rate.hpp"
+#include "sim/engine/rate.hpp"
 
 #include <QtTest>
 

@@ -3,7 +3,7 @@
 // scenarioToJson writes defaults out and reads back equal; files: missing, directories, relative
 // database paths, save and load.
 #include "core/mdb/text_format.hpp"
-#include "sim/core/scenario.hpp"
+#include "sim/engine/scenario.hpp"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // The run summary: total() sums streams and merges their APIDs; the JSON has a fixed layout and reads
 // back equal; the console table shows what an operator needs and no zero fault lines.
-#include "sim/core/sim_summary.hpp"
+#include "sim/engine/sim_summary.hpp"
 
 #include <QtTest>
 

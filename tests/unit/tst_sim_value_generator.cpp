@@ -9,8 +9,8 @@
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
 #include "core/mdb/text_format.hpp"
-#include "sim/core/packet_factory.hpp"
-#include "sim/core/value_generator.hpp"
+#include "sim/engine/packet_factory.hpp"
+#include "sim/engine/value_generator.hpp"
 #include "tests/support/model_builders.hpp"
 
 #include <QtTest>

@@ -3,6 +3,7 @@
 #include "core/api/consumer.hpp"
 #include "core/pipeline/station.hpp"
 #include "ui/models/value_table_model.hpp"
+#include "ui/plotting/plot_theme.hpp"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -20,15 +21,10 @@
 #include <qwt_plot.h>
 
 #include <algorithm>
-#include <array>
 
 namespace telestation::ui {
 
 namespace {
-
-// Distinct on the dark canvas, in the order curves take them.
-constexpr std::array<QRgb, 12> kPalette = {0x4fc3f7, 0xffb74d, 0x81c784, 0xe57373, 0xba68c8, 0xfff176,
-                                           0x4db6ac, 0xf06292, 0xaed581, 0x90a4ae, 0xff8a65, 0x7986cb};
 
 QString str(const std::string& s)
 {
@@ -139,7 +135,7 @@ bool ParameterPlot::addCurve(CurveSpec curve, QString* error)
         if (c.plot == curve.plot && c.stream == curve.stream && c.parameter == curve.parameter)
             return fail(tr("%1 is already on this plot.").arg(curve.parameter));
     if (!curve.color.isValid())
-        curve.color = QColor::fromRgb(kPalette[m_curves.size() % kPalette.size()]);
+        curve.color = plot_theme::curveColor(m_curves.size());
     const QString name = m_station.streamCount() > 1 ? curve.stream + QLatin1Char(':') + curve.parameter : curve.parameter;
     const int id = m_plot->addCurve(curve.plot, name, curve.color, curve.axis, limitsOf(m_station.database(), curve.parameter));
     if (id < 0)

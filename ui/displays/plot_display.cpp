@@ -1,14 +1,17 @@
 #include "ui/displays/plot_display.hpp"
 
-#include "ui/displays/decimation.hpp"
+#include "ui/plotting/aligned_legend.hpp"
+#include "ui/plotting/decimated_series.hpp"
+#include "ui/plotting/plot_theme.hpp"
+#include "ui/plotting/time_axis.hpp"
+#include "ui/plotting/time_panner.hpp"
+#include "ui/plotting/time_zoomer.hpp"
 
 #include <QComboBox>
 #include <QDateTime>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMouseEvent>
-#include <QPen>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>
@@ -16,44 +19,31 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include <qwt_date.h>
-#include <qwt_date_scale_draw.h>
-#include <qwt_date_scale_engine.h>
 #include <qwt_legend.h>
 #include <qwt_legend_label.h>
 #include <qwt_plot.h>
 #include <qwt_plot_canvas.h>
 #include <qwt_plot_curve.h>
-#include <qwt_plot_grid.h>
 #include <qwt_plot_marker.h>
-#include <qwt_plot_panner.h>
 #include <qwt_plot_zoomer.h>
 #include <qwt_scale_draw.h>
 #include <qwt_scale_widget.h>
-#include <qwt_series_data.h>
 #include <qwt_text.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <functional>
 #include <limits>
 
 namespace telestation::ui {
 
 namespace {
 
-// The dark theme of the simulator's rate plot (sim/gui/rate_plot.cpp), extended to the whole plot so that
-// light curve colours read everywhere, the legend included.
-const QColor kCanvasColor(0x1e, 0x22, 0x28);
-const QColor kFrameColor(0x26, 0x2a, 0x31);
-const QColor kGridColor(0x44, 0x4a, 0x55);
-const QColor kTextColor(0xd0, 0xd4, 0xda);
+// Limit lines on the dark canvas (plot_theme.hpp).
 const QColor kRedLimitColor(0xef, 0x53, 0x50);
 const QColor kYellowLimitColor(0xff, 0xca, 0x28);
 
 constexpr std::array<double, 11> kWindowChoices{1, 5, 10, 30, 60, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600};
-constexpr double kMsPerSecond = 1000.0;
 constexpr int kMaxRefreshIntervalMs = 1000;
 
 QString windowLabel(double seconds)
@@ -70,155 +60,7 @@ QwtAxisId yAxisOf(PlotDisplay::Axis axis)
     return axis == PlotDisplay::Axis::Right ? QwtAxis::YRight : QwtAxis::YLeft;
 }
 
-QPalette darkPalette(QPalette palette)
-{
-    for (const auto role : {QPalette::Window, QPalette::Base, QPalette::Button})
-        palette.setColor(role, kFrameColor);
-    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        palette.setColor(role, kTextColor);
-    return palette;
-}
-
-// A zoomer that tells the display before the operator starts a zoom (the display pauses, so that the
-// live view does not move under the rubber band), and shows the cursor's time as UTC.
-class TimeZoomer : public QwtPlotZoomer {
-public:
-    TimeZoomer(QWidget* canvas, std::function<void()> onBegin)
-        : QwtPlotZoomer(canvas, false), m_onBegin(std::move(onBegin))
-    {
-        // The panner has the middle button; Ctrl+right click zooms out one step.
-        setMousePattern(QwtEventPattern::MouseSelect3, Qt::RightButton, Qt::ControlModifier);
-        setRubberBandPen(QPen(kTextColor, 1, Qt::DashLine));
-        setTrackerPen(QPen(kTextColor));
-        setTrackerMode(QwtPicker::ActiveOnly);
-    }
-
-protected:
-    void begin() override
-    {
-        m_onBegin();
-        QwtPlotZoomer::begin();
-    }
-    [[nodiscard]] QwtText trackerTextF(const QPointF& pos) const override
-    {
-        const QString time = QwtDate::toDateTime(pos.x(), Qt::UTC).toString(QStringLiteral("hh:mm:ss.zzz"));
-        return QwtText(QStringLiteral("%1  %2").arg(time).arg(pos.y(), 0, 'g', 6));
-    }
-
-private:
-    std::function<void()> m_onBegin;
-};
-
-// A panner (middle button) that tells the display before it moves the view.
-class TimePanner : public QwtPlotPanner {
-public:
-    TimePanner(QWidget* canvas, std::function<void()> onBegin) : QwtPlotPanner(canvas), m_onBegin(std::move(onBegin))
-    {
-        setMouseButton(Qt::MiddleButton);
-    }
-
-protected:
-    void widgetMousePressEvent(QMouseEvent* event) override
-    {
-        Qt::MouseButton button = Qt::NoButton;
-        Qt::KeyboardModifiers modifiers;
-        getMouseButton(button, modifiers);
-        if (event->button() == button)
-            m_onBegin();
-        QwtPlotPanner::widgetMousePressEvent(event);
-    }
-
-private:
-    std::function<void()> m_onBegin;
-};
-
-// A legend whose width can be raised to that of the other plots' legends, so that stacked canvases (and
-// their time axes) line up.
-class AlignedLegend : public QwtLegend {
-public:
-    [[nodiscard]] int naturalWidth() const { return QwtLegend::sizeHint().width(); }
-    [[nodiscard]] int alignedWidth() const noexcept { return m_width; }
-    void setAlignedWidth(int width) noexcept { m_width = width; }
-    [[nodiscard]] QSize sizeHint() const override
-    {
-        QSize hint = QwtLegend::sizeHint();
-        hint.setWidth(std::max(hint.width(), m_width));
-        return hint;
-    }
-
-private:
-    int m_width = 0;
-};
-
 } // namespace
-
-// The curve's data as Qwt sees it: the decimated points of its history, computed for the x range and
-// canvas width being drawn. No copy of the history; the decimated points are reused between redraws.
-// x is in milliseconds since the epoch (what QwtDate scales use), y the value.
-class PlotDisplay::SeriesData : public QwtSeriesData<QPointF> {
-public:
-    SeriesData(const SampleHistory& history, const QWidget* canvas) : m_history(history), m_canvas(canvas) {}
-
-    [[nodiscard]] size_t size() const override { return m_points.size(); }
-    [[nodiscard]] QPointF sample(size_t i) const override
-    {
-        return {m_points[i].time * kMsPerSecond, m_points[i].value};
-    }
-    [[nodiscard]] QRectF boundingRect() const override { return m_bounds; }
-    // Qwt calls this on every replot that recomputes the scales (zoom, pan, ours): re-decimate when the
-    // range, the width or the data changed.
-    void setRectOfInterest(const QRectF& rect) override
-    {
-        decimate(rect.left(), rect.right(), std::max(m_canvas->width(), 1));
-    }
-
-    void decimate(double x0Ms, double x1Ms, int columns)
-    {
-        // The right edge comes back from Qwt as left + width: compare with a tolerance.
-        const double tolerance = std::abs(x1Ms - x0Ms) * 1e-9;
-        if (m_valid && columns == m_columns && m_revision == m_history.revision() && x0Ms == m_x0Ms
-            && std::abs(x1Ms - m_x1Ms) <= tolerance)
-            return;
-        m_valid = true;
-        m_x0Ms = x0Ms;
-        m_x1Ms = x1Ms;
-        m_columns = columns;
-        m_revision = m_history.revision();
-        const double t0 = x0Ms / kMsPerSecond;
-        const double t1 = x1Ms / kMsPerSecond;
-        decimateMinMax(m_history, t0, t1, columns, m_points);
-
-        // Value range of the window (not of the neighbours outside it), for autoscale.
-        m_min = std::numeric_limits<double>::infinity();
-        m_max = -std::numeric_limits<double>::infinity();
-        for (const Sample& point : m_points) {
-            if (point.time < t0 || point.time > t1)
-                continue;
-            m_min = std::min(m_min, point.value);
-            m_max = std::max(m_max, point.value);
-        }
-        m_bounds = hasValues() ? QRectF(QPointF(x0Ms, m_min), QPointF(x1Ms, m_max)) : QRectF(1, 1, -2, -2);
-    }
-
-    void invalidate() noexcept { m_valid = false; }
-    [[nodiscard]] bool hasValues() const noexcept { return m_min <= m_max; }
-    [[nodiscard]] double minValue() const noexcept { return m_min; }
-    [[nodiscard]] double maxValue() const noexcept { return m_max; }
-    [[nodiscard]] std::span<const Sample> points() const noexcept { return m_points; }
-
-private:
-    const SampleHistory& m_history;
-    const QWidget* m_canvas;
-    std::vector<Sample> m_points;
-    QRectF m_bounds{1, 1, -2, -2};
-    double m_min = std::numeric_limits<double>::infinity();
-    double m_max = -std::numeric_limits<double>::infinity();
-    double m_x0Ms = 0;
-    double m_x1Ms = 0;
-    int m_columns = 0;
-    std::uint64_t m_revision = 0;
-    bool m_valid = false;
-};
 
 struct PlotDisplay::Plot {
     QwtPlot* plot = nullptr;         // owned by the splitter
@@ -228,9 +70,9 @@ struct PlotDisplay::Plot {
 };
 
 struct PlotDisplay::Curve {
-    std::unique_ptr<SampleHistory> history; // SeriesData refers to it: its address must not change
+    std::unique_ptr<SampleHistory> history; // DecimatedSeries refers to it: its address must not change
     QwtPlotCurve* item = nullptr;           // owned by its plot
-    SeriesData* data = nullptr;             // owned by item
+    DecimatedSeries* data = nullptr;        // owned by item
     int plotIndex = 0;
     Axis axis = Axis::Left;
     std::vector<QwtPlotMarker*> limitLines; // owned by the plot
@@ -319,43 +161,30 @@ int PlotDisplay::addPlot(const QString& title)
     entry->plot = plot;
     plot->setObjectName(QStringLiteral("plot%1").arg(index));
     plot->setAutoFillBackground(true);
-    plot->setPalette(darkPalette(plot->palette()));
+    plot->setPalette(plot_theme::darkPalette(plot->palette()));
     if (!title.isEmpty()) {
         QwtText text(title);
-        text.setColor(kTextColor);
+        text.setColor(plot_theme::kTextColor);
         QFont font = plot->font();
         font.setBold(true);
         text.setFont(font);
         plot->setTitle(text);
     }
-    plot->setCanvasBackground(kCanvasColor);
+    plot_theme::setDarkCanvas(*plot);
     if (auto* canvas = qobject_cast<QwtPlotCanvas*>(plot->canvas())) {
         canvas->setFrameStyle(QFrame::Box | QFrame::Plain);
         canvas->setLineWidth(1);
-        canvas->setPalette(darkPalette(canvas->palette()));
+        canvas->setPalette(plot_theme::darkPalette(canvas->palette()));
         // Paint within refresh(), so that its measured duration (and the rate adaptation) includes drawing.
         canvas->setPaintAttribute(QwtPlotCanvas::ImmediatePaint, true);
     }
     plot->setMinimumHeight(140);
 
-    // Time axis: UTC clock time, ticks on round seconds/minutes/hours.
-    plot->setAxisScaleEngine(QwtAxis::XBottom, new QwtDateScaleEngine(Qt::UTC));
-    auto* timeDraw = new QwtDateScaleDraw(Qt::UTC);
-    timeDraw->setDateFormat(QwtDate::Millisecond, QStringLiteral("hh:mm:ss.zzz"));
-    timeDraw->setDateFormat(QwtDate::Second, QStringLiteral("hh:mm:ss"));
-    timeDraw->setDateFormat(QwtDate::Minute, QStringLiteral("hh:mm"));
-    timeDraw->setDateFormat(QwtDate::Hour, QStringLiteral("hh:mm"));
-    timeDraw->setDateFormat(QwtDate::Day, QStringLiteral("ddd dd MMM"));
-    plot->setAxisScaleDraw(QwtAxis::XBottom, timeDraw);
-    plot->setAxisMaxMajor(QwtAxis::XBottom, 10);
+    setUtcTimeAxis(*plot, QwtAxis::XBottom);
     for (const QwtAxisId axis : {QwtAxis::XBottom, QwtAxis::YLeft, QwtAxis::YRight})
         plot->setAxisAutoScale(axis, false);
     plot->setAxisScale(QwtAxis::YLeft, 0.0, 1.0);
     plot->setAxisScale(QwtAxis::YRight, 0.0, 1.0);
-
-    auto* grid = new QwtPlotGrid;
-    grid->setMajorPen(kGridColor, 0.0, Qt::DotLine);
-    grid->attach(plot);
 
     entry->zoomer = new TimeZoomer(plot->canvas(), [this] { setPaused(true); });
     connect(entry->zoomer, &QwtPlotZoomer::zoomed, this, [this, index] { userViewChanged(index); });
@@ -370,7 +199,7 @@ int PlotDisplay::addPlot(const QString& title)
     for (const auto& p : m_plots)
         p->plot->setAxisTitle(QwtAxis::XBottom, QwtText());
     QwtText timeTitle(tr("Time (UTC)"));
-    timeTitle.setColor(kTextColor);
+    timeTitle.setColor(plot_theme::kTextColor);
     plot->setAxisTitle(QwtAxis::XBottom, timeTitle);
     m_dirty = true;
     return index;
@@ -399,7 +228,7 @@ int PlotDisplay::addCurve(int plotIndex, const QString& name, const QColor& colo
     curve->item->setZ(20);
     // The decimated data changes with the x range: Qwt tells it through setRectOfInterest.
     curve->item->setItemInterest(QwtPlotItem::ScaleInterest, true);
-    curve->data = new SeriesData(*curve->history, target.plot->canvas());
+    curve->data = new DecimatedSeries(*curve->history, target.plot->canvas());
     curve->item->setData(curve->data);
     curve->item->attach(target.plot);
 
@@ -562,9 +391,7 @@ void PlotDisplay::insertLegend(Plot& plot)
 {
     auto* legend = new AlignedLegend;
     legend->setDefaultItemMode(QwtLegendData::Checkable);
-    legend->setPalette(darkPalette(legend->palette()));
-    legend->contentsWidget()->setPalette(darkPalette(legend->contentsWidget()->palette()));
-    legend->setAutoFillBackground(true);
+    plot_theme::setDarkLegend(*legend);
     plot.plot->insertLegend(legend, QwtPlot::RightLegend);
     QwtPlot* qwtPlot = plot.plot;
     for (QwtPlotItem* item : qwtPlot->itemList(QwtPlotItem::Rtti_PlotCurve)) {

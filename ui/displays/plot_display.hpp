@@ -13,7 +13,7 @@
 #pragma once
 
 #include "core/mdb/model.hpp"
-#include "ui/displays/sample_history.hpp"
+#include "ui/plotting/sample_history.hpp"
 
 #include <QColor>
 #include <QString>
@@ -109,7 +109,6 @@ protected:
     void hideEvent(QHideEvent* event) override;
 
 private:
-    class SeriesData;
     struct Plot;
     struct Curve;
 

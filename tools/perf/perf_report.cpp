@@ -1,0 +1,233 @@
+#include "tools/perf/perf_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace telestation::perf {
+
+namespace {
+
+// A number with `decimals` digits after the point.
+std::string fixed(double value, int decimals)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string ratio(double ours, double theirs)
+{
+    if (!(ours > 0) || !(theirs > 0))
+        return "—";
+    const double r = ours / theirs;
+    return "×" + (r >= 10 ? grouped(std::round(r)) : fixed(r, 2));
+}
+
+std::string percentOf(double ours, double reference)
+{
+    if (!(ours > 0) || !(reference > 0))
+        return "—";
+    return fixed(100 * ours / reference, 0) + "%";
+}
+
+std::string lossyList(const SearchResult& r)
+{
+    std::string out;
+    for (const double m : r.lossyMbps)
+        out += (out.empty() ? "" : ", ") + grouped(m);
+    return out.empty() ? "none" : out;
+}
+
+} // namespace
+
+std::string grouped(double value)
+{
+    if (!std::isfinite(value))
+        return "—";
+    const long long whole = std::llround(value);
+    std::string digits = std::to_string(whole < 0 ? -whole : whole);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0)
+            out += ' ';
+        out += digits[i];
+    }
+    return whole < 0 ? "-" + out : out;
+}
+
+std::string suiteMarkdown(const SuiteReport& report)
+{
+    const double udpMbps = report.udp.available ? report.udp.lossFreeMbps : 0; // 0 when every rate lost
+    const double diskMbps = report.disk.ok ? report.disk.megabytesPerSecond * 8 : 0;
+    std::string md;
+    md += "## telestation-perf, " + report.date + "\n\n";
+    md += "- Machine: " + report.machine + "; " + report.kernel + "\n";
+    md += "- Command: `" + report.command + "`\n";
+    md += "- Each run: the simulator and a headless station as separate processes over loopback UDP, 1288-byte "
+          "Packet 5 (APID 7) spread equally over the test's streams, " + rateNumber(report.secondsPerRun)
+        + " s of sending; a rate passes with 100% delivery (every packet received, processed, recorded and "
+          "forwarded as set, every consumer served, no drop anywhere).\n";
+    md += "- Reference, network: "
+        + (report.udp.available && report.udp.lossFreeMbps > 0
+               ? "iperf3 (" + report.udp.iperfVersion + ") loss-free UDP over 127.0.0.1 at "
+                     + std::to_string(report.udp.datagramBytes) + "-byte datagrams, socket buffers of "
+                     + grouped(double(report.udp.socketBufferBytes) / 1024.0) + " KiB: " + grouped(report.udp.lossFreeMbps)
+                     + " Mbit/s"
+                     + (report.udp.reason.empty() ? "" : " (" + report.udp.reason + ")")
+               : "not measured (" + (report.udp.reason.empty() ? std::string("iperf3 lost datagrams at every rate tried") : report.udp.reason) + ")")
+        + "\n";
+    md += "- Reference, disk: "
+        + (report.disk.ok ? "sequential write of " + grouped(double(report.disk.bytes) / 1e6) + " MB to the recording directory ("
+                                + report.disk.filesystem + "), with fsync: " + grouped(report.disk.megabytesPerSecond)
+                                + " MB/s = " + grouped(diskMbps) + " Mbit/s"
+                          : "not measured (" + report.disk.error + ")")
+        + "\n\n";
+
+    md += "| test | streams | TReK PC-933 | Telestation | × TReK | packets/s | parameters/s (TReK) | parameters/s | station CPU % (TReK) "
+          "| vs UDP reference | vs disk | rates with loss (Mbit/s) |\n";
+    md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const SearchResult& r : report.results) {
+        const PerfTest& t = *r.test;
+        md += "| " + std::to_string(t.number) + " " + t.title + " | " + std::to_string(t.streams.size()) + " | "
+            + fixed(t.trek.mbps, 1) + " Mbit/s | ";
+        if (!r.best) {
+            md += (r.error.empty() ? "no rate without loss" : "not measured: " + r.error) + " | | | | | | | | "
+                + lossyList(r) + " |\n";
+            continue;
+        }
+        const RunResult& b = *r.best;
+        const bool params = t.trek.parametersPerSecond > 0;
+        md += grouped(b.mbps) + " Mbit/s | " + ratio(b.mbps, t.trek.mbps) + " | " + grouped(b.packetsPerSecond) + " | "
+            + (params ? grouped(t.trek.parametersPerSecond) : "") + " | "
+            + (params ? grouped(b.retrievedPerSecond()) + " (" + ratio(b.retrievedPerSecond(), t.trek.parametersPerSecond) + ")" : "")
+            + " | " + fixed(b.stationCpuPercent(), 0) + " (" + fixed(t.trek.cpuPercent, 0) + ") | "
+            + percentOf(b.mbps, udpMbps) + " | " + (t.records() ? percentOf(b.mbps, diskMbps) : "") + " | " + lossyList(r)
+            + " |\n";
+    }
+    md += "\nCPU %: the station's user + system time over the sending time, 100 = one core (TReK: Task Manager's "
+          "average, 100 = the whole machine). parameters/s: parameter values the API consumers took (TReK: about 50 "
+          "per packet retrieved by the performance computation); the station decoded every parameter of every "
+          "processed packet besides.\n";
+
+    // One small table per test, laid out like TReK's tables 3-10.
+    for (const SearchResult& r : report.results) {
+        const PerfTest& t = *r.test;
+        md += "\n### Test " + std::to_string(t.number) + " — " + t.title + "\n\n";
+        const auto handling = [](const StreamRole& s) {
+            std::string what = s.mode == "passThru" ? "pass thru" : s.mode == "processOnDemand" ? "process on demand" : "process entire packet";
+            if (s.record)
+                what += " + record";
+            if (s.forward)
+                what += " + forward";
+            return what;
+        };
+        std::string roles;
+        const bool alike = std::all_of(t.streams.begin(), t.streams.end(),
+                                       [&](const StreamRole& s) { return handling(s) == handling(t.streams.front()); });
+        if (alike) {
+            roles = "each " + handling(t.streams.front());
+        } else {
+            for (const auto& s : t.streams)
+                roles += (roles.empty() ? "" : "; ") + s.name + ": " + handling(s);
+        }
+        md += std::to_string(t.streams.size()) + " streams of Packet 5, " + roles
+            + (t.consume.empty() ? "" : "; API consumers `" + t.consume + "`") + ".\n\n";
+        md += "| | TReK PC-933 | Telestation |\n|---|---|---|\n";
+        const RunResult* b = r.best ? &*r.best : nullptr;
+        md += "| Aggregate data rate | " + fixed(t.trek.mbps, 1) + " Mbit/s | "
+            + (b ? grouped(b->mbps) + " Mbit/s (" + grouped(b->packetsPerSecond) + " packets/s)" : "no rate without loss") + " |\n";
+        md += "| Average CPU usage | " + fixed(t.trek.cpuPercent, 0) + " % | "
+            + (b ? fixed(b->stationCpuPercent(), 0) + " % of one core" : "") + " |\n";
+        if (t.trek.parametersPerSecond > 0)
+            md += "| Parameters/sec | " + grouped(t.trek.parametersPerSecond) + " | "
+                + (b ? grouped(b->retrievedPerSecond()) + " retrieved"
+                           + (b->decoded > 0 ? ", " + grouped(b->decodedPerSecond()) + " decoded by the station"
+                                             : " (decoded on demand through the API)")
+                     : "")
+                + " |\n";
+        if (!r.error.empty())
+            md += "\nThe search stopped: " + r.error + "\n";
+    }
+    return md;
+}
+
+Json suiteJson(const SuiteReport& report)
+{
+    Json j;
+    j["date"] = report.date;
+    j["machine"] = report.machine;
+    j["kernel"] = report.kernel;
+    j["command"] = report.command;
+    j["secondsPerRun"] = report.secondsPerRun;
+    Json udp = {{"available", report.udp.available}, {"reason", report.udp.reason}, {"version", report.udp.iperfVersion},
+                {"datagramBytes", report.udp.datagramBytes}, {"lossFreeMbps", report.udp.lossFreeMbps}};
+    j["udpReference"] = udp;
+    j["diskReference"] = {{"ok", report.disk.ok}, {"error", report.disk.error}, {"directory", report.disk.directory},
+                          {"filesystem", report.disk.filesystem}, {"megabytesPerSecond", report.disk.megabytesPerSecond}};
+    Json tests = Json::array();
+    for (const SearchResult& r : report.results) {
+        Json t = {{"number", r.test->number}, {"key", r.test->key}, {"title", r.test->title},
+                  {"streams", r.test->streams.size()}, {"consume", r.test->consume},
+                  {"trek", {{"mbps", r.test->trek.mbps}, {"cpuPercent", r.test->trek.cpuPercent},
+                            {"parametersPerSecond", r.test->trek.parametersPerSecond}}},
+                  {"lossyMbps", r.lossyMbps}, {"error", r.error}};
+        Json runs = Json::array();
+        for (const RunResult& run : r.runs)
+            runs.push_back({{"askedMbps", run.askedMbps}, {"mbps", run.mbps}, {"packetsPerSecond", run.packetsPerSecond},
+                            {"ok", run.ok}, {"failure", run.failure}, {"sent", run.sent}, {"received", run.received},
+                            {"stationCpuPercent", run.stationCpuPercent()}, {"simCpuPercent", run.simCpuPercent()},
+                            {"retrievedPerSecond", run.retrievedPerSecond()}, {"decodedPerSecond", run.decodedPerSecond()},
+                            {"otherCpuPercent", run.otherCpuPercent}, {"note", run.note}});
+        t["runs"] = runs;
+        if (r.best)
+            t["best"] = {{"mbps", r.best->mbps}, {"packetsPerSecond", r.best->packetsPerSecond},
+                         {"stationCpuPercent", r.best->stationCpuPercent()},
+                         {"retrievedPerSecond", r.best->retrievedPerSecond()}, {"decodedPerSecond", r.best->decodedPerSecond()}};
+        tests.push_back(t);
+    }
+    j["tests"] = tests;
+    return j;
+}
+
+std::vector<ChartRow> chartRows(const SuiteReport& report)
+{
+    std::vector<ChartRow> rows;
+    for (const SearchResult& r : report.results) {
+        ChartRow row;
+        row.label = std::to_string(r.test->number) + " " + r.test->title;
+        row.trekMbps = r.test->trek.mbps;
+        row.passed = r.best.has_value();
+        row.oursMbps = r.best ? r.best->mbps : (r.runs.empty() ? 0 : r.runs.back().mbps);
+        row.referenceMbps = report.udp.available ? report.udp.lossFreeMbps : 0;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+std::string enduranceMarkdown(const EnduranceOptions& options, const EnduranceResult& r, const std::string& machine,
+                              const std::string& date, const std::string& command)
+{
+    const auto mib = [](std::uint64_t bytes) { return fixed(double(bytes) / (1024.0 * 1024.0), 1) + " MiB"; };
+    std::string md;
+    md += "## telestation-perf endurance, " + date + "\n\n";
+    md += "- Machine: " + machine + "\n- Command: `" + command + "`\n";
+    md += "- Configuration (TReK's endurance test): stream `realtime` Packet 5 at 100 packets/s (1 Mbit/s), processed "
+          "entirely; stream `lowrate` Packet 5 at 1 packet/s (10 kbit/s), processed, recorded and forwarded; a value "
+          "display of 72 parameters read every second.\n\n";
+    md += "| | |\n|---|---|\n";
+    md += "| result | " + std::string(r.passed ? "**passed**" : "**failed**: " + r.failure) + " |\n";
+    md += "| duration | " + fixed(r.seconds, 0) + " s (warm-up " + fixed(r.warmupSeconds, 0) + " s) |\n";
+    md += "| packets sent / received | " + grouped(double(r.sent)) + " / " + grouped(double(r.received)) + " |\n";
+    md += "| parameters decoded | " + grouped(double(r.decoded)) + " |\n";
+    md += "| recorded / forwarded / arrived at the destination | " + grouped(double(r.recorded)) + " / "
+        + grouped(double(r.forwarded)) + " / " + grouped(double(r.arrived)) + " |\n";
+    md += "| resident memory after warm-up / at the end / peak | " + mib(r.rssAfterWarmup) + " / " + mib(r.rssAtEnd) + " / "
+        + mib(r.rssPeak) + " |\n";
+    md += "| resident memory growth after warm-up | " + fixed(r.rssGrowthPercent, 2) + " % (limit "
+        + fixed(options.maxRssGrowthPercent, 0) + " %) |\n";
+    md += "| station CPU, mean | " + fixed(r.meanCpuPercent, 1) + " % of one core |\n";
+    return md;
+}
+
+} // namespace telestation::perf

@@ -1,0 +1,20 @@
+// Time on a Qwt axis: the axis carries milliseconds since the Unix epoch (QwtDate's convention), while
+// samples carry seconds (Sample::time); the labels read as UTC clock time.
+#pragma once
+
+#include <qwt_axis_id.h>
+
+class QString;
+class QwtPlot;
+
+namespace telestation::ui {
+
+inline constexpr double kMsPerSecond = 1000.0;
+
+// Axis `axis` of `plot` shows UTC clock time, with ticks on round seconds, minutes and hours.
+void setUtcTimeAxis(QwtPlot& plot, QwtAxisId axis);
+
+// "hh:mm:ss.zzz" (UTC) of `ms` milliseconds since the epoch.
+[[nodiscard]] QString utcTimeText(double ms);
+
+} // namespace telestation::ui
