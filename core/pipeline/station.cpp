@@ -11,7 +11,7 @@
 #include "core/pipeline/setting_resolver.hpp"
 #include "core/pipeline/spsc_ring.hpp"
 #include "core/pipeline/station_sources.hpp"
-#include "core/record/recording_catalog.hpp"
+#include "core/record/stream_recorder.hpp"
 
 #include <spdlog/spdlog.h>
 
