@@ -83,11 +83,7 @@ void fillFromScan(SegmentInfo& info, const std::string& path)
     auto summary = detail::summarizeSegment(path);
     if (!summary)
         return; // reported when playback reaches the segment and cannot open it either
-    info.packets = summary->scan.records;
-    info.firstTimeNs = summary->firstTimeNs;
-    info.lastTimeNs = summary->lastTimeNs;
-    info.bytes = summary->fileSize;
-    info.apidPackets = summary->apidPackets;
+    detail::setFromSummary(info, *summary);
 }
 
 } // namespace

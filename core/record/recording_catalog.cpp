@@ -282,11 +282,7 @@ Status RecordingCatalog::Impl::recoverOpenSegments()
             info.bytes = ec ? 0 : size;
         } else {
             const auto& scan = summary->scan;
-            info.packets = scan.records;
-            info.firstTimeNs = summary->firstTimeNs;
-            info.lastTimeNs = summary->lastTimeNs;
-            info.bytes = summary->fileSize;
-            info.apidPackets = summary->apidPackets;
+            detail::setFromSummary(info, *summary);
             switch (scan.end) {
             case SegmentEnd::Clean:
                 info.state = SegmentState::Closed;

@@ -116,11 +116,7 @@ struct StreamRecorder::Impl {
                     if ((*apidCounts)[apid] > onDisk)
                         unwritten[static_cast<std::uint16_t>(apid)] = (*apidCounts)[apid] - onDisk;
                 }
-                info.packets = summary->scan.records;
-                info.bytes = summary->fileSize;
-                info.firstTimeNs = summary->firstTimeNs;
-                info.lastTimeNs = summary->lastTimeNs;
-                info.apidPackets = summary->apidPackets;
+                detail::setFromSummary(info, *summary);
                 if (summary->scan.end != SegmentEnd::Clean)
                     info.problem += "; " + summary->scan.problem;
             } else {
