@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 namespace telestation::mdb {
 
@@ -37,10 +36,5 @@ inline constexpr std::int32_t kApplicationId = 0x54534D44;
 // True when the file starts with the 16-byte SQLite header ("SQLite format 3\0"); false when it does
 // not, is shorter, or cannot be read. Lets tools decide between *.mdb and *.tdef by content.
 [[nodiscard]] bool hasSqliteHeader(const std::string& path);
-
-// The DDL that creates the tables of schema `version` (1..kSchemaVersion), without the PRAGMAs; empty
-// for any other version. Versions 1 and 2 are kept as history: the upgrades start from them, and tests
-// build files of those versions with them.
-[[nodiscard]] std::string_view schemaDdl(int version);
 
 } // namespace telestation::mdb

@@ -8,6 +8,7 @@
 
 #include "core/pipeline/worker.hpp"
 #include "core/record/recording_catalog.hpp"
+#include "core/record/stream_recorder.hpp"
 
 #include <memory>
 #include <utility>

@@ -4,10 +4,10 @@
 
 #include "core/common/time_text.hpp"
 
+#include "core/record/catalog_detail.hpp"
 #include "core/record/record_detail.hpp"
 
 #include <spdlog/spdlog.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <atomic>
@@ -27,7 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kCatalogFile = "catalog.sqlite";
 // While skipping records outside the time range, look at the clock this often so that a long skip
 // still returns within the timeout.
 constexpr std::uint64_t kSkipsPerClockCheck = 256;
@@ -47,83 +46,17 @@ std::string joined(const std::vector<std::string>& names)
 
 // ---- the catalog, read-only ------------------------------------------------------------------------
 
-struct DbCloser {
-    void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-struct StmtFinalizer {
-    void operator()(sqlite3_stmt* stmt) const { sqlite3_finalize(stmt); }
-};
-
-std::string columnText(sqlite3_stmt* s, int column)
+Result<std::vector<SegmentInfo>> querySegments(sqlite::Connection& db, const std::string& dbPath)
 {
-    const auto* p = sqlite3_column_text(s, column);
-    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(s, column)))
-             : std::string();
-}
-
-SegmentState stateFromCode(std::string_view code)
-{
-    if (code == "OPEN")
-        return SegmentState::Open;
-    if (code == "CLOSED")
-        return SegmentState::Closed;
-    return SegmentState::Damaged;
-}
-
-// "file:" URI of a path, for SQLite's immutable=1 (URI syntax: '%', '?' and '#' escaped).
-std::string sqliteUri(const std::string& path)
-{
-    std::string uri = "file:";
-    for (const char c : path) {
-        if (c == '%')
-            uri += "%25";
-        else if (c == '?')
-            uri += "%3f";
-        else if (c == '#')
-            uri += "%23";
-        else
-            uri += c;
-    }
-    return uri + "?immutable=1";
-}
-
-Result<std::vector<SegmentInfo>> querySegments(sqlite3* db, const std::string& dbPath)
-{
-    const auto fail = [&](const std::string& what) { return pathError(dbPath, what + ": " + sqlite3_errmsg(db)); };
-    sqlite3_stmt* raw = nullptr;
-    if (sqlite3_prepare_v2(db, "PRAGMA application_id", -1, &raw, nullptr) != SQLITE_OK)
-        return fail("cannot read the catalog");
-    std::unique_ptr<sqlite3_stmt, StmtFinalizer> pragma(raw);
-    if (sqlite3_step(pragma.get()) != SQLITE_ROW)
-        return fail("cannot read the catalog");
-    // The catalog's application_id is the record sync word 'TSRC' (recording_catalog.cpp).
-    if (sqlite3_column_int64(pragma.get(), 0) != static_cast<std::int64_t>(detail::kRecordSync))
+    const auto fail = [&](const Error& e) { return pathError(dbPath, "cannot read the catalog: " + e.message); };
+    auto applicationId = db.queryInteger("PRAGMA application_id");
+    if (!applicationId)
+        return fail(applicationId.error());
+    if (*applicationId != detail::kCatalogApplicationId)
         return pathError(dbPath, "not a recording catalog");
-
-    constexpr const char* kSql =
-        "SELECT id, file, stream, sequence, first_time_ns, last_time_ns, packets, bytes, state, problem "
-        "FROM segment ORDER BY stream, sequence";
-    if (sqlite3_prepare_v2(db, kSql, -1, &raw, nullptr) != SQLITE_OK)
-        return fail("cannot read the catalog");
-    std::unique_ptr<sqlite3_stmt, StmtFinalizer> stmt(raw);
     std::vector<SegmentInfo> out;
-    int rc = SQLITE_OK;
-    while ((rc = sqlite3_step(stmt.get())) == SQLITE_ROW) {
-        SegmentInfo info;
-        info.id = sqlite3_column_int64(stmt.get(), 0);
-        info.file = columnText(stmt.get(), 1);
-        info.streamName = columnText(stmt.get(), 2);
-        info.sequence = static_cast<std::uint64_t>(sqlite3_column_int64(stmt.get(), 3));
-        info.firstTimeNs = sqlite3_column_int64(stmt.get(), 4);
-        info.lastTimeNs = sqlite3_column_int64(stmt.get(), 5);
-        info.packets = static_cast<std::uint64_t>(sqlite3_column_int64(stmt.get(), 6));
-        info.bytes = static_cast<std::uint64_t>(sqlite3_column_int64(stmt.get(), 7));
-        info.state = stateFromCode(columnText(stmt.get(), 8));
-        info.problem = columnText(stmt.get(), 9);
-        out.push_back(std::move(info));
-    }
-    if (rc != SQLITE_DONE)
-        return fail("cannot read the catalog");
+    if (auto st = detail::readSegmentRows(db, {}, 0, 0, out); !st)
+        return fail(st.error());
     return out;
 }
 
@@ -132,23 +65,15 @@ Result<std::vector<SegmentInfo>> querySegments(sqlite3* db, const std::string& d
 // media cannot be opened read-only without its -shm file; it is then read as immutable.
 Result<std::vector<SegmentInfo>> readCatalog(const std::string& dbPath)
 {
-    sqlite3* raw = nullptr;
-    int rc = sqlite3_open_v2(dbPath.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-    std::unique_ptr<sqlite3, DbCloser> db(raw);
-    if (rc == SQLITE_OK) {
-        sqlite3_busy_timeout(raw, 5000);
-        auto segments = querySegments(raw, dbPath);
+    if (auto db = sqlite::Connection::open(dbPath, sqlite::OpenMode::ReadOnly)) {
+        auto segments = querySegments(*db, dbPath);
         if (segments || segments.error().message.find("not a recording catalog") != std::string::npos)
             return segments;
     }
-    db.reset();
-    raw = nullptr;
-    rc = sqlite3_open_v2(sqliteUri(dbPath).c_str(), &raw, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
-    db.reset(raw);
-    if (rc != SQLITE_OK)
-        return pathError(dbPath,
-                         std::string("cannot open the catalog: ") + (raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
-    return querySegments(raw, dbPath);
+    auto db = sqlite::Connection::openImmutable(dbPath);
+    if (!db)
+        return pathError(dbPath, "cannot open the catalog: " + db.error().message);
+    return querySegments(*db, dbPath);
 }
 
 // Counts and times of a segment from the file itself (OPEN segments, damaged ones the catalog could not
@@ -158,11 +83,7 @@ void fillFromScan(SegmentInfo& info, const std::string& path)
     auto summary = detail::summarizeSegment(path);
     if (!summary)
         return; // reported when playback reaches the segment and cannot open it either
-    info.packets = summary->scan.records;
-    info.firstTimeNs = summary->firstTimeNs;
-    info.lastTimeNs = summary->lastTimeNs;
-    info.bytes = summary->fileSize;
-    info.apidPackets = summary->apidPackets;
+    detail::setFromSummary(info, *summary);
 }
 
 } // namespace
@@ -363,7 +284,7 @@ Result<std::unique_ptr<PlaybackSource>> PlaybackSource::open(const std::string& 
     std::vector<SegmentInfo> all;
     if (fs::is_directory(status)) {
         impl->directory = path;
-        const std::string dbPath = (fs::path(path) / kCatalogFile).string();
+        const std::string dbPath = (fs::path(path) / detail::kCatalogFile).string();
         if (!fs::exists(dbPath, ec))
             return pathError(path, "not a recording directory (it has no catalog.sqlite)");
         auto catalog = readCatalog(dbPath);

@@ -1,9 +1,10 @@
 // Internals of core/record shared by its .cpp files and its tests: the two CRC-32C implementations,
 // little-endian field access, and the full summary of a segment (per-APID counts, time range) that
-// crash recovery and a failed recorder both need. Not part of the module's API.
+// crash recovery, a failed recorder and playback need. Not part of the module's API.
 #pragma once
 
 #include "core/common/result.hpp"
+#include "core/record/recording_catalog.hpp"
 #include "core/record/segment_file.hpp"
 
 #include <array>
@@ -55,5 +56,16 @@ struct SegmentSummary {
 };
 
 [[nodiscard]] Result<SegmentSummary> summarizeSegment(const std::string& path);
+
+// Counts, time range and size of a segment as its intact records give them (crash recovery, a failed
+// recorder, segments the catalog cannot count).
+inline void setFromSummary(SegmentInfo& info, const SegmentSummary& summary)
+{
+    info.packets = summary.scan.records;
+    info.firstTimeNs = summary.firstTimeNs;
+    info.lastTimeNs = summary.lastTimeNs;
+    info.bytes = summary.fileSize;
+    info.apidPackets = summary.apidPackets;
+}
 
 } // namespace telestation::record::detail

@@ -1,15 +1,15 @@
 // The per-stream recorder: one open segment at a time, rollover at the size limit, the catalog
 // touched only when a segment opens or closes. Its per-record path is SegmentWriter::append plus a
 // counter increment in a preallocated per-APID array.
-#include "core/record/recording_catalog.hpp"
+#include "core/record/stream_recorder.hpp"
 
+#include "core/common/clock.hpp"
 #include "core/record/record_detail.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <ctime>
 #include <filesystem>
 
@@ -19,11 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kApidSlots = 65536; // RecordMeta::apid is 16 bits wide
-
-std::int64_t nowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 // <stream>-<UTC yyyymmddThhmmss>-<sequence>.tsrec
 std::string segmentFileName(const std::string& stream, std::int64_t createdNs, std::uint64_t sequence)
@@ -68,7 +63,7 @@ struct StreamRecorder::Impl {
 
     Status openSegment()
     {
-        const std::int64_t created = nowNs();
+        const std::int64_t created = clock::realtimeNs();
         SegmentInfo next;
         next.streamName = stream;
         next.sequence = nextSequence;
@@ -121,11 +116,7 @@ struct StreamRecorder::Impl {
                     if ((*apidCounts)[apid] > onDisk)
                         unwritten[static_cast<std::uint16_t>(apid)] = (*apidCounts)[apid] - onDisk;
                 }
-                info.packets = summary->scan.records;
-                info.bytes = summary->fileSize;
-                info.firstTimeNs = summary->firstTimeNs;
-                info.lastTimeNs = summary->lastTimeNs;
-                info.apidPackets = summary->apidPackets;
+                detail::setFromSummary(info, *summary);
                 if (summary->scan.end != SegmentEnd::Clean)
                     info.problem += "; " + summary->scan.problem;
             } else {

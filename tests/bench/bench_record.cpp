@@ -6,7 +6,7 @@
 //
 //   build/release/bin/bench_record [--dir DIR] [--seconds S]
 #include "core/common/command_line.hpp"
-#include "core/record/recording_catalog.hpp"
+#include "core/record/stream_recorder.hpp"
 
 #include <chrono>
 #include <cstdio>

@@ -8,7 +8,7 @@
 #include "core/ccsds/space_packet.hpp"
 #include "core/decode/encoder.hpp"
 #include "core/mdb/sqlite_store.hpp"
-#include "core/record/recording_catalog.hpp"
+#include "core/record/stream_recorder.hpp"
 #include "core/record/segment_file.hpp"
 
 #include <QtTest>

@@ -4,6 +4,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
+#include "tests/support/mdb_schema_history.hpp"
 
 #include <QElapsedTimer>
 #include <QtTest>
@@ -337,7 +338,7 @@ QStringList tableLayout(const QString& path)
 // are not the positions, and positions out of insertion order.
 QString makeVersion1File(const QString& path)
 {
-    std::string sql(schemaDdl(1));
+    std::string sql(test::kMdbSchemaV1);
     sql += R"sql(
 INSERT INTO mission VALUES (1, 'Old mission');
 INSERT INTO packet (id, position, name, apid, length, variable_length, max_length, byte_order, description,
@@ -1124,7 +1125,7 @@ private slots:
     void upgradeVersion2File()
     {
         const QString file = path(QStringLiteral("upgrade-v2.mdb"));
-        std::string sql(schemaDdl(2));
+        std::string sql(test::kMdbSchemaV2);
         sql += R"sql(
 INSERT INTO mission VALUES (1, 'Version 2');
 INSERT INTO packet (id, position, name, apid, length, variable_length, max_length, byte_order, description,

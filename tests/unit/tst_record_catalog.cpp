@@ -3,6 +3,7 @@
 // write failure stopping the recorder with the catalog saying so, catalog errors, and record()
 // allocating nothing in steady state.
 #include "core/record/recording_catalog.hpp"
+#include "core/record/stream_recorder.hpp"
 #include "tests/support/allocation_counter.hpp"
 
 #include <QtTest>

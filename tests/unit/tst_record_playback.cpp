@@ -3,6 +3,7 @@
 // pacing at speed 0 / 1 / 10 and the bounded wait; truncated and damaged segments; progress from another
 // thread; errors; the read-only catalog; no allocation per record; the file:// query conversion.
 #include "core/record/playback.hpp"
+#include "core/record/stream_recorder.hpp"
 #include "tests/support/allocation_counter.hpp"
 
 #include <QtTest>
