@@ -1,6 +1,8 @@
 #include "core/stats/snapshot.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace telestation::stats {
 
@@ -79,6 +81,37 @@ bool StationSnapshot::hasLoss() const noexcept
             return true;
     }
     return false;
+}
+
+std::string packetTypeKey(const PacketTypeStats& type)
+{
+    std::string key = type.name;
+    key += '#';
+    key += std::to_string(type.apid);
+    if (type.hasSecondaryId) {
+        key += '/';
+        key += std::to_string(type.secondaryId);
+    }
+    return key;
+}
+
+std::string queueKey(const std::string& stream, const StreamQueueField& queue)
+{
+    return stream + '/' + std::string(queue.name);
+}
+
+std::vector<std::string> consumerKeys(const std::vector<ConsumerStats>& consumers)
+{
+    std::vector<std::string> keys;
+    std::map<std::string, int, std::less<>> seen;
+    for (const auto& c : consumers) {
+        std::string key = c.kind + ':' + c.name;
+        const int n = seen[key]++;
+        if (n > 0)
+            key += '#' + std::to_string(n);
+        keys.push_back(std::move(key));
+    }
+    return keys;
 }
 
 } // namespace telestation::stats

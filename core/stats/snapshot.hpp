@@ -224,4 +224,13 @@ struct StationSnapshot {
     friend bool operator==(const StationSnapshot&, const StationSnapshot&) = default;
 };
 
+// How views recognise the same item in two snapshots.
+// A packet type within its stream: (name, APID, secondary id) — the unknown type and a defined APID 0
+// stay apart.
+[[nodiscard]] std::string packetTypeKey(const PacketTypeStats& type);
+// A stream's queue: "tm/network".
+[[nodiscard]] std::string queueKey(const std::string& stream, const StreamQueueField& queue);
+// The consumers in snapshot order: kind, name and, for repeated names, an occurrence number.
+[[nodiscard]] std::vector<std::string> consumerKeys(const std::vector<ConsumerStats>& consumers);
+
 } // namespace telestation::stats

@@ -110,72 +110,14 @@ QVariant alignment(bool number)
     return number ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
 }
 
-// ---- baseline arithmetic ----
-
-std::uint64_t since(std::uint64_t now, std::uint64_t base) noexcept
-{
-    // Below the baseline: the counter restarted, so all of it is newer than the reset.
-    return now >= base ? now - base : now;
-}
-
-void subtract(stats::PacketCounters& c, const stats::PacketCounters& b)
-{
-    if (c.packetsReceived < b.packetsReceived)
-        return; // the item restarted: everything it counts is newer than the reset
-    c.packetsReceived -= b.packetsReceived;
-    c.bytesReceived = since(c.bytesReceived, b.bytesReceived);
-    c.packetsProcessed = since(c.packetsProcessed, b.packetsProcessed);
-    c.packetsRecorded = since(c.packetsRecorded, b.packetsRecorded);
-    c.bytesRecorded = since(c.bytesRecorded, b.bytesRecorded);
-    c.packetsForwarded = since(c.packetsForwarded, b.packetsForwarded);
-    c.bytesForwarded = since(c.bytesForwarded, b.bytesForwarded);
-    c.parametersDecoded = since(c.parametersDecoded, b.parametersDecoded);
-    c.unknown = since(c.unknown, b.unknown);
-    c.discarded = since(c.discarded, b.discarded);
-    c.malformed = since(c.malformed, b.malformed);
-    c.sequenceErrors = since(c.sequenceErrors, b.sequenceErrors);
-    c.packetsLost = since(c.packetsLost, b.packetsLost);
-    // A maximum, not a total: only a gap larger than the largest before the reset is known to be newer.
-    c.largestGap = c.largestGap > b.largestGap ? c.largestGap : 0;
-    c.duplicates = since(c.duplicates, b.duplicates);
-    c.networkDrops = since(c.networkDrops, b.networkDrops);
-    c.processDrops = since(c.processDrops, b.processDrops);
-    c.recordDrops = since(c.recordDrops, b.recordDrops);
-    c.forwardDrops = since(c.forwardDrops, b.forwardDrops);
-    c.recordErrors = since(c.recordErrors, b.recordErrors);
-    c.forwardErrors = since(c.forwardErrors, b.forwardErrors);
-}
-
-const char* const kQueueSuffix[QueueStatisticsModel::kQueuesPerStream] = {"/network", "/process", "/record", "/forward"};
-
 std::string queueKey(const std::string& stream, int which)
 {
-    return stream + kQueueSuffix[which];
-}
-
-stats::QueueStats& queueOf(stats::StreamStats& s, int which)
-{
-    switch (which) {
-    case 0: return s.networkQueue;
-    case 1: return s.processQueue;
-    case 2: return s.recordQueue;
-    default: return s.forwardQueue;
-    }
+    return stats::queueKey(stream, stats::kStreamQueues[static_cast<std::size_t>(which)]);
 }
 
 const stats::QueueStats& queueOf(const stats::StreamStats& s, int which)
 {
-    switch (which) {
-    case 0: return s.networkQueue;
-    case 1: return s.processQueue;
-    case 2: return s.recordQueue;
-    default: return s.forwardQueue;
-    }
-}
-
-std::string typeLookupKey(const std::string& stream, const std::string& typeKey)
-{
-    return stream + '\n' + typeKey;
+    return s.*stats::kStreamQueues[static_cast<std::size_t>(which)].member;
 }
 
 QString modeText(const std::string& mode)
@@ -213,158 +155,6 @@ QString typeSettingsText(const stats::PacketTypeStats& t)
 }
 
 } // namespace
-
-std::string packetTypeKey(const stats::PacketTypeStats& type)
-{
-    std::string key = type.name;
-    key += '#';
-    key += std::to_string(type.apid);
-    if (type.hasSecondaryId) {
-        key += '/';
-        key += std::to_string(type.secondaryId);
-    }
-    return key;
-}
-
-std::vector<std::string> consumerKeys(const std::vector<stats::ConsumerStats>& consumers)
-{
-    std::vector<std::string> keys;
-    std::map<std::string, int, std::less<>> seen;
-    for (const auto& c : consumers) {
-        std::string key = c.kind + ':' + c.name;
-        const int n = seen[key]++;
-        if (n > 0)
-            key += '#' + std::to_string(n);
-        keys.push_back(std::move(key));
-    }
-    return keys;
-}
-
-// ---- StatisticsBaseline -------------------------------------------------------------------------------
-
-void StatisticsBaseline::reset(const stats::StationSnapshot& snapshot)
-{
-    m_active = true;
-    m_base = snapshot;
-    m_observedDepth.clear();
-    m_streamIndex.clear();
-    m_typeIndex.clear();
-    for (std::size_t i = 0; i < m_base.streams.size(); ++i) {
-        const auto& s = m_base.streams[i];
-        m_streamIndex.emplace(s.name, i);
-        for (std::size_t t = 0; t < s.packetTypes.size(); ++t)
-            m_typeIndex.emplace(typeLookupKey(s.name, packetTypeKey(s.packetTypes[t])), std::make_pair(i, t));
-    }
-    for (const auto& s : snapshot.streams)
-        for (int q = 0; q < QueueStatisticsModel::kQueuesPerStream; ++q)
-            m_observedDepth[queueKey(s.name, q)] = queueOf(s, q).depth;
-    const auto keys = consumerKeys(snapshot.consumers);
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        m_observedDepth["consumer:" + keys[i]] = snapshot.consumers[i].queue.depth;
-}
-
-void StatisticsBaseline::clear()
-{
-    m_active = false;
-    m_base = {};
-    m_observedDepth.clear();
-    m_streamIndex.clear();
-    m_typeIndex.clear();
-}
-
-const stats::StreamStats* StatisticsBaseline::baseStream(const std::string& name) const
-{
-    const auto it = m_streamIndex.find(name);
-    return it == m_streamIndex.end() ? nullptr : &m_base.streams[it->second];
-}
-
-const stats::PacketTypeStats* StatisticsBaseline::baseType(const std::string& stream, const std::string& typeKey) const
-{
-    const auto it = m_typeIndex.find(typeLookupKey(stream, typeKey));
-    return it == m_typeIndex.end() ? nullptr : &m_base.streams[it->second.first].packetTypes[it->second.second];
-}
-
-std::uint64_t StatisticsBaseline::sampledHighWater(const std::string& key, const stats::QueueStats& now,
-                                                   const stats::QueueStats& base)
-{
-    std::uint64_t& deepest = m_observedDepth[key];
-    deepest = std::max(deepest, now.depth);
-    // The engine's high water moved: it rose past its value at the reset (so it is exact and newer),
-    // or went down (the queue restarted, so all of it is newer).
-    if (now.highWater != base.highWater)
-        return now.highWater;
-    return deepest;
-}
-
-stats::StationSnapshot StatisticsBaseline::apply(const stats::StationSnapshot& current)
-{
-    stats::StationSnapshot view = current;
-    if (!m_active)
-        return view;
-    subtract(view.totals, m_base.totals);
-
-    const auto baseQueue = [this](const std::string& key, stats::QueueStats& q, const stats::QueueStats& b) {
-        q.highWater = sampledHighWater(key, q, b);
-        q.warnings = since(q.warnings, b.warnings);
-        q.drops = since(q.drops, b.drops);
-    };
-
-    for (auto& s : view.streams) {
-        const stats::StreamStats* b = baseStream(s.name);
-        if (!b)
-            continue; // appeared after the reset: counts from 0 already
-        subtract(s.counters, b->counters);
-        s.kernelDrops = since(s.kernelDrops, b->kernelDrops);
-        s.framingErrors = since(s.framingErrors, b->framingErrors);
-        s.skippedBytes = since(s.skippedBytes, b->skippedBytes);
-        s.truncatedPackets = since(s.truncatedPackets, b->truncatedPackets);
-        s.poolDrops = since(s.poolDrops, b->poolDrops);
-        s.connects = since(s.connects, b->connects);
-        s.disconnects = since(s.disconnects, b->disconnects);
-        for (int q = 0; q < QueueStatisticsModel::kQueuesPerStream; ++q)
-            baseQueue(queueKey(s.name, q), queueOf(s, q), queueOf(*b, q));
-        for (auto& t : s.packetTypes)
-            if (const stats::PacketTypeStats* bt = baseType(s.name, packetTypeKey(t)))
-                subtract(t.counters, bt->counters);
-    }
-
-    for (auto& f : view.forwards) {
-        const auto it = std::find_if(m_base.forwards.begin(), m_base.forwards.end(),
-                                     [&f](const stats::ForwardStats& x) { return x.destination == f.destination; });
-        if (it == m_base.forwards.end())
-            continue;
-        f.packets = since(f.packets, it->packets);
-        f.bytes = since(f.bytes, it->bytes);
-        f.notSent = since(f.notSent, it->notSent);
-        f.connects = since(f.connects, it->connects);
-        f.disconnects = since(f.disconnects, it->disconnects);
-    }
-
-    const auto baseKeys = consumerKeys(m_base.consumers);
-    const auto keys = consumerKeys(view.consumers);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-        const auto it = std::find(baseKeys.begin(), baseKeys.end(), keys[i]);
-        if (it == baseKeys.end())
-            continue;
-        const stats::ConsumerStats& b = m_base.consumers[static_cast<std::size_t>(it - baseKeys.begin())];
-        stats::ConsumerStats& c = view.consumers[i];
-        c.delivered = since(c.delivered, b.delivered);
-        baseQueue("consumer:" + keys[i], c.queue, b.queue);
-    }
-    return view;
-}
-
-std::uint64_t StatisticsBaseline::largestGapBefore(const std::string& stream, const stats::PacketTypeStats* type) const
-{
-    if (!m_active)
-        return 0;
-    if (!type) {
-        const stats::StreamStats* s = baseStream(stream);
-        return s ? s->counters.largestGap : 0;
-    }
-    const stats::PacketTypeStats* t = baseType(stream, packetTypeKey(*type));
-    return t ? t->counters.largestGap : 0;
-}
 
 // ---- StreamStatisticsModel ----------------------------------------------------------------------------
 
@@ -520,7 +310,7 @@ QString StreamStatisticsModel::columnHelp(int column)
     }
 }
 
-void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot, const StatisticsBaseline* baseline)
+void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot, const stats::StatisticsBaseline* baseline)
 {
     std::vector<std::string> keys;
     keys.reserve(snapshot.streams.size());
@@ -539,7 +329,7 @@ void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot, 
             row.stats.packetTypes.clear();
             row.gapBefore = baseline ? baseline->largestGapBefore(s.name) : 0;
             for (const auto& t : s.packetTypes)
-                row.types.push_back({packetTypeKey(t), t, baseline ? baseline->largestGapBefore(s.name, &t) : 0});
+                row.types.push_back({stats::packetTypeKey(t), t, baseline ? baseline->largestGapBefore(s.name, &t) : 0});
             m_streams.push_back(std::move(row));
         }
         endResetModel();
@@ -578,14 +368,14 @@ void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot, 
 }
 
 void StreamStatisticsModel::syncTypes(int streamRow, std::vector<stats::PacketTypeStats>& types,
-                                      const StatisticsBaseline* baseline)
+                                      const stats::StatisticsBaseline* baseline)
 {
     StreamRow& stream = m_streams[static_cast<std::size_t>(streamRow)];
     const QModelIndex parentIndex = index(streamRow, 0);
     std::vector<std::string> keys;
     keys.reserve(types.size());
     for (const auto& t : types)
-        keys.push_back(packetTypeKey(t));
+        keys.push_back(stats::packetTypeKey(t));
     const SyncPlan plan = planSync(keysOf(stream.types), keys);
     if (plan.reorder) {
         // Packet types keep the station's table order, so this is not expected; rebuild the children.
@@ -1091,7 +881,7 @@ QString ConsumerStatisticsModel::columnHelp(int column)
 
 void ConsumerStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot)
 {
-    const std::vector<std::string> keys = consumerKeys(snapshot.consumers);
+    const std::vector<std::string> keys = stats::consumerKeys(snapshot.consumers);
     std::vector<Row> rows;
     rows.reserve(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i)
