@@ -1,13 +1,13 @@
 #include "ui/models/statistics_model.hpp"
 
 #include "core/stats/status_line.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/widgets/queue_bar.hpp"
 
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
 #include <QFont>
-#include <QLocale>
 
 #include <algorithm>
 #include <string_view>
@@ -20,16 +20,6 @@ namespace {
 
 const QColor kLossColor(0xc0, 0x39, 0x2b);
 const QColor kNoticeColor(0xa0, 0x62, 0x00);
-
-QString count(std::uint64_t value)
-{
-    return QLocale().toString(static_cast<qulonglong>(value));
-}
-
-QString compact(double value)
-{
-    return QString::fromStdString(stats::formatCompact(value));
-}
 
 QVariant countValue(std::uint64_t value)
 {
@@ -230,7 +220,7 @@ QVariant numberData(const RowNumbers& n, int column, int role)
         if (role == kStatisticsValueRole)
             return rate;
         if (role == Qt::DisplayRole)
-            return compact(rate);
+            return compactText(rate);
         return {};
     }
     const std::uint64_t value = n.count(column);
@@ -238,8 +228,8 @@ QVariant numberData(const RowNumbers& n, int column, int role)
         return countValue(value);
     if (role == Qt::DisplayRole) {
         if (column == StreamStatisticsModel::LargestGap && n.gapBounded())
-            return QStringLiteral("≤ %1").arg(count(n.gapBefore));
-        return count(value);
+            return QStringLiteral("≤ %1").arg(countText(n.gapBefore));
+        return countText(value);
     }
     if (role == Qt::ForegroundRole && value > 0) {
         switch (column) {
@@ -261,18 +251,18 @@ QString countsToolTip(const RowNumbers& n, int column)
     const stats::PacketCounters& c = *n.counters;
     switch (column) {
     case StreamStatisticsModel::Received:
-        return QObject::tr("%1 packets, %2 bytes received").arg(count(c.packetsReceived), count(c.bytesReceived));
+        return QObject::tr("%1 packets, %2 bytes received").arg(countText(c.packetsReceived), countText(c.bytesReceived));
     case StreamStatisticsModel::Processed:
-        return QObject::tr("%1 packets processed, %2 parameters decoded").arg(count(c.packetsProcessed), count(c.parametersDecoded));
+        return QObject::tr("%1 packets processed, %2 parameters decoded").arg(countText(c.packetsProcessed), countText(c.parametersDecoded));
     case StreamStatisticsModel::Recorded:
-        return QObject::tr("%1 packets, %2 bytes recorded").arg(count(c.packetsRecorded), count(c.bytesRecorded));
+        return QObject::tr("%1 packets, %2 bytes recorded").arg(countText(c.packetsRecorded), countText(c.bytesRecorded));
     case StreamStatisticsModel::Forwarded:
-        return QObject::tr("%1 packets, %2 bytes forwarded").arg(count(c.packetsForwarded), count(c.bytesForwarded));
+        return QObject::tr("%1 packets, %2 bytes forwarded").arg(countText(c.packetsForwarded), countText(c.bytesForwarded));
     case StreamStatisticsModel::LargestGap:
         if (n.gapBounded())
             return QObject::tr("Gaps since the reset were no larger than %1, the largest before the reset "
                                "(the engine keeps only its largest gap since start)")
-                .arg(count(n.gapBefore));
+                .arg(countText(n.gapBefore));
         break;
     default: break;
     }
@@ -510,9 +500,9 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
                     return text;
                 return tr("%1\nSource: %2\nKernel drops %3, packet pool drops %4, framing errors %5, skipped bytes %6, "
                           "truncated packets %7, connects %8, disconnects %9")
-                    .arg(QString::fromStdString(s.name), QString::fromStdString(s.source), count(s.kernelDrops),
-                         count(s.poolDrops), count(s.framingErrors), count(s.skippedBytes), count(s.truncatedPackets),
-                         count(s.connects), count(s.disconnects));
+                    .arg(QString::fromStdString(s.name), QString::fromStdString(s.source), countText(s.kernelDrops),
+                         countText(s.poolDrops), countText(s.framingErrors), countText(s.skippedBytes), countText(s.truncatedPackets),
+                         countText(s.connects), countText(s.disconnects));
             }
             if (role == Qt::FontRole && column == Name) {
                 QFont font;
@@ -526,10 +516,10 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
             QString tip = countsToolTip(numbers, column);
             if (column == Drops)
                 tip = tr("Kernel %1, packet pool %2, network queue %3, process queue %4, record queue %5, forward queue %6")
-                          .arg(count(s.kernelDrops), count(s.poolDrops), count(s.networkQueue.drops),
-                               count(std::max(s.processQueue.drops, s.counters.processDrops)),
-                               count(std::max(s.recordQueue.drops, s.counters.recordDrops)),
-                               count(std::max(s.forwardQueue.drops, s.counters.forwardDrops)));
+                          .arg(countText(s.kernelDrops), countText(s.poolDrops), countText(s.networkQueue.drops),
+                               countText(std::max(s.processQueue.drops, s.counters.processDrops)),
+                               countText(std::max(s.recordQueue.drops, s.counters.recordDrops)),
+                               countText(std::max(s.forwardQueue.drops, s.counters.forwardDrops)));
             return tip.isEmpty() ? columnHelp(column) : columnHelp(column) + QStringLiteral("\n") + tip;
         }
         return numberData(numbers, column, role);
@@ -564,8 +554,8 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
         QString tip = countsToolTip(numbers, column);
         if (column == Drops)
             tip = tr("Network queue %1, process queue %2, record queue %3, forward queue %4")
-                      .arg(count(t.counters.networkDrops), count(t.counters.processDrops), count(t.counters.recordDrops),
-                           count(t.counters.forwardDrops));
+                      .arg(countText(t.counters.networkDrops), countText(t.counters.processDrops), countText(t.counters.recordDrops),
+                           countText(t.counters.forwardDrops));
         return tip.isEmpty() ? columnHelp(column) : columnHelp(column) + QStringLiteral("\n") + tip;
     }
     return numberData(numbers, column, role);
@@ -714,8 +704,8 @@ QVariant QueueStatisticsModel::data(const QModelIndex& index, int role) const
     if (role == Qt::ToolTipRole) {
         if (column == Fill)
             return tr("%1 of %2 packets; high water %3; warning at %4")
-                .arg(count(q.depth), count(q.capacity), count(q.highWater),
-                     q.warningThreshold > 0 ? count(q.warningThreshold) : tr("none"));
+                .arg(countText(q.depth), countText(q.capacity), countText(q.highWater),
+                     q.warningThreshold > 0 ? countText(q.warningThreshold) : tr("none"));
         return columnHelp(column);
     }
     if (column == Fill)
@@ -727,7 +717,7 @@ QVariant QueueStatisticsModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != kStatisticsValueRole)
         return {};
     const bool display = role == Qt::DisplayRole;
-    const auto number = [display](std::uint64_t v) { return display ? QVariant(count(v)) : countValue(v); };
+    const auto number = [display](std::uint64_t v) { return display ? QVariant(countText(v)) : countValue(v); };
     switch (column) {
     case Stream: return QString::fromStdString(row.stream);
     case Queue: return kindName(row.kind);
@@ -823,7 +813,7 @@ QVariant ForwardStatisticsModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != kStatisticsValueRole)
         return {};
     const bool display = role == Qt::DisplayRole;
-    const auto number = [display](std::uint64_t v) { return display ? QVariant(count(v)) : countValue(v); };
+    const auto number = [display](std::uint64_t v) { return display ? QVariant(countText(v)) : countValue(v); };
     switch (column) {
     case Destination: return QString::fromStdString(f.destination);
     case State:
@@ -916,7 +906,7 @@ QVariant ConsumerStatisticsModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != kStatisticsValueRole)
         return {};
     const bool display = role == Qt::DisplayRole;
-    const auto number = [display](std::uint64_t v) { return display ? QVariant(count(v)) : countValue(v); };
+    const auto number = [display](std::uint64_t v) { return display ? QVariant(countText(v)) : countValue(v); };
     switch (column) {
     case Name: return QString::fromStdString(c.name);
     case Kind:
