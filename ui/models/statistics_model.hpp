@@ -1,10 +1,10 @@
 // Models over the station's statistics snapshot (stats::StationSnapshot) for the statistics dialog:
 // a tree of streams and their packet types with every counter and rate, the queues of each stream,
 // the forward destinations and the API consumers. They are fed a snapshot at a time (1 Hz, by the
-// dialog's timer) and update their rows in place — dataChanged for changed rows, row inserts and
-// removals only when a stream, packet type, destination or consumer appears or vanishes — so that the
-// views keep their selection, expansion and scroll position.
-// After the dialog's Reset, the snapshots come through stats::StatisticsBaseline.
+// dialog's timer; after the dialog's Reset, through stats::StatisticsBaseline) and update their rows
+// in place — dataChanged for changed rows, row inserts and removals only when a stream, packet type,
+// destination or consumer appears or vanishes — so that the views keep their selection, expansion and
+// scroll position. Each model describes its columns once, in a table of StatisticsColumn.
 #pragma once
 
 #include "core/stats/snapshot.hpp"
@@ -13,7 +13,9 @@
 #include <QAbstractItemModel>
 #include <QAbstractTableModel>
 #include <QString>
+#include <QVariant>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +27,27 @@ namespace telestation::ui {
 inline constexpr int kStatisticsValueRole = Qt::UserRole + 1;
 // A QueueLevel (ui/widgets/queue_bar.hpp) for the cells QueueBarDelegate paints.
 inline constexpr int kQueueLevelRole = Qt::UserRole + 2;
+
+// How a statistics model's column is written, described once per column (the models' kColumns):
+// its header and tool tip, and how a row's cell is found and written.
+enum class CellFormat {
+    Text,  // a QString, shown as it is; left-aligned
+    Count, // qulonglong, shown exact with digit grouping
+    Rate,  // double, shown compact (97.1k)
+    Fill,  // a QueueLevel for the bar (kQueueLevelRole); depth / capacity as the value, "N%" as text
+};
+// The foreground of a cell that is `flagged`.
+enum class CellTone { Plain, Loss, Notice };
+
+template <typename Row> struct StatisticsColumn {
+    const char* header;                     // QT_TR_NOOP: translated by the model
+    const char* help;                       // the header's and the cells' tool tip (QT_TR_NOOP)
+    CellFormat format;
+    QVariant (*value)(const Row&);          // kStatisticsValueRole; Fill: the QueueLevel (kQueueLevelRole)
+    QString (*text)(const Row&) = nullptr;  // Qt::DisplayRole when not the formatted value
+    CellTone tone = CellTone::Plain;
+    bool (*flagged)(const Row&) = nullptr;  // when the tone applies; nullptr: a count above 0
+};
 
 // Streams (top-level rows) and their packet types (children), one column per counter and rate.
 class StreamStatisticsModel : public QAbstractItemModel {
@@ -75,6 +98,25 @@ public:
     [[nodiscard]] static QString columnHelp(int column);
 
 private:
+    // The numbers of one row, a stream's or a packet type's: what the number columns read.
+    struct Numbers {
+        const stats::PacketCounters* counters = nullptr;
+        const stats::Rates* rates = nullptr;
+        std::uint64_t drops = 0;
+        std::uint64_t errors = 0;
+        std::uint64_t gapBefore = 0; // the baseline's largest gap
+
+        // After a reset, a gap no larger than the one before it cannot be told apart: say so.
+        [[nodiscard]] bool gapBounded() const
+        {
+            return gapBefore > 0 && counters->largestGap == 0 && counters->sequenceErrors > 0;
+        }
+    };
+    // Name and State are written by data() (they differ between streams and packet types).
+    static const std::array<StatisticsColumn<Numbers>, ColumnCount> kColumns;
+    // What a number cell's tool tip adds to the column's help (empty: nothing).
+    [[nodiscard]] static QString countsToolTip(const Numbers& numbers, int column);
+
     struct TypeRow {
         std::string key;
         stats::PacketTypeStats stats;
@@ -136,6 +178,7 @@ private:
         stats::QueueStats queue;
         friend bool operator==(const Row&, const Row&) = default;
     };
+    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
     std::vector<Row> m_rows;
 };
 
@@ -162,6 +205,7 @@ private:
         stats::ForwardStats stats;
         friend bool operator==(const Row&, const Row&) = default;
     };
+    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
     std::vector<Row> m_rows;
 };
 
@@ -189,6 +233,7 @@ private:
         stats::ConsumerStats stats;
         friend bool operator==(const Row&, const Row&) = default;
     };
+    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
     std::vector<Row> m_rows;
 };
 
