@@ -1,5 +1,5 @@
-// The process's CPU use between two samples, from getrusage(RUSAGE_SELF) (user + system time of all
-// threads) over CLOCK_MONOTONIC wall time.
+// The process's CPU use between two samples: its CPU time (CLOCK_PROCESS_CPUTIME_ID, user + system
+// time of all threads) over CLOCK_MONOTONIC wall time (core/common/clock.hpp).
 #pragma once
 
 #include <cstdint>

@@ -4,8 +4,10 @@
 // station started; rates are over the interval since the previous snapshot (RateTracker).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace telestation::stats {
@@ -47,8 +49,79 @@ struct PacketCounters {
     std::uint64_t forwardDrops = 0;      // dropped: forward packet queue full
     std::uint64_t recordErrors = 0;      // not recorded: the recorder had failed (disk full, write error)
     std::uint64_t forwardErrors = 0;     // not sent to a destination (down, would block, error)
+
+    // Adds `other` field by field (packet types into their stream, streams into the totals): every
+    // counter is summed except largestGap, a maximum, which takes the larger of the two.
+    PacketCounters& operator+=(const PacketCounters& other) noexcept;
+    // What was counted since `baseline`, an earlier value of the same counters (a view's Reset):
+    // - totals: the difference; one below its baseline restarted, so all of it is newer: as it is;
+    // - largestGap: itself when larger than the baseline's (a gap known to be newer), else 0;
+    // - when packetsReceived is below its baseline the item restarted: everything as it is.
+    [[nodiscard]] PacketCounters since(const PacketCounters& baseline) const noexcept;
+
     friend bool operator==(const PacketCounters&, const PacketCounters&) = default;
 };
+
+// How a counter adds up over packet types, streams and the station (and so what it is since a
+// baseline): see PacketCounters::operator+= and since().
+enum class Combine : std::uint8_t {
+    Sum, // a total
+    Max, // a maximum (largestGap)
+};
+
+// What a counter says about loss: StationSnapshot::hasLoss() (any non-zero loss counter),
+// dropCount() (the Drop ones) and errorCount() (the Error ones) in status_line.hpp.
+enum class Loss : std::uint8_t {
+    None,  // counted, not loss
+    Lost,  // missing or unreadable (packetsLost, malformed)
+    Drop,  // dropped at a full queue
+    Error, // not recorded or not forwarded because the recorder or a destination failed
+};
+
+struct CounterField {
+    std::string_view key; // the member's name: the JSON key
+    std::uint64_t PacketCounters::*member;
+    Combine combine;
+    Loss loss;
+};
+
+// Every member of PacketCounters once, in declaration order: what the JSON, the sums, the baseline and
+// the loss checks go through, so that a new counter is added to the struct and here, nowhere else.
+inline constexpr std::array<CounterField, 24> kCounterFields { {
+    { "packetsReceived", &PacketCounters::packetsReceived, Combine::Sum, Loss::None },
+    { "bytesReceived", &PacketCounters::bytesReceived, Combine::Sum, Loss::None },
+    { "packetsProcessed", &PacketCounters::packetsProcessed, Combine::Sum, Loss::None },
+    { "packetsRecorded", &PacketCounters::packetsRecorded, Combine::Sum, Loss::None },
+    { "bytesRecorded", &PacketCounters::bytesRecorded, Combine::Sum, Loss::None },
+    { "packetsForwarded", &PacketCounters::packetsForwarded, Combine::Sum, Loss::None },
+    { "bytesForwarded", &PacketCounters::bytesForwarded, Combine::Sum, Loss::None },
+    { "parametersDecoded", &PacketCounters::parametersDecoded, Combine::Sum, Loss::None },
+    { "unknown", &PacketCounters::unknown, Combine::Sum, Loss::None },
+    { "discarded", &PacketCounters::discarded, Combine::Sum, Loss::None },
+    { "malformed", &PacketCounters::malformed, Combine::Sum, Loss::Lost },
+    { "layoutErrors", &PacketCounters::layoutErrors, Combine::Sum, Loss::None }, // a reason for malformed
+    { "longPackets", &PacketCounters::longPackets, Combine::Sum, Loss::None },
+    { "extraBytes", &PacketCounters::extraBytes, Combine::Sum, Loss::None },
+    { "sequenceErrors", &PacketCounters::sequenceErrors, Combine::Sum, Loss::None },
+    { "packetsLost", &PacketCounters::packetsLost, Combine::Sum, Loss::Lost },
+    { "largestGap", &PacketCounters::largestGap, Combine::Max, Loss::None },
+    { "duplicates", &PacketCounters::duplicates, Combine::Sum, Loss::None },
+    { "networkDrops", &PacketCounters::networkDrops, Combine::Sum, Loss::Drop },
+    { "processDrops", &PacketCounters::processDrops, Combine::Sum, Loss::Drop },
+    { "recordDrops", &PacketCounters::recordDrops, Combine::Sum, Loss::Drop },
+    { "forwardDrops", &PacketCounters::forwardDrops, Combine::Sum, Loss::Drop },
+    { "recordErrors", &PacketCounters::recordErrors, Combine::Sum, Loss::Error },
+    { "forwardErrors", &PacketCounters::forwardErrors, Combine::Sum, Loss::Error },
+} };
+// A member added to PacketCounters and not to the table fails here.
+static_assert(sizeof(PacketCounters) == kCounterFields.size() * sizeof(std::uint64_t));
+
+// A total since its baseline: the difference, or the total itself when it is below the baseline (the
+// counter restarted, so all of it is newer than the baseline).
+[[nodiscard]] constexpr std::uint64_t totalSince(std::uint64_t now, std::uint64_t baseline) noexcept
+{
+    return now >= baseline ? now - baseline : now;
+}
 
 // Rates over the last interval (packets/s, Mbit/s on the packet bytes, parameters/s).
 struct Rates {
@@ -96,6 +169,20 @@ struct StreamStats {
     friend bool operator==(const StreamStats&, const StreamStats&) = default;
 };
 
+struct StreamQueueField {
+    std::string_view key;  // the member's name: the JSON key
+    std::string_view name; // as tables and view keys name it
+    QueueStats StreamStats::*member;
+};
+
+// A stream's four queues in the order of the data flow (and of their members).
+inline constexpr std::array<StreamQueueField, 4> kStreamQueues { {
+    { "networkQueue", "network", &StreamStats::networkQueue },
+    { "processQueue", "process", &StreamStats::processQueue },
+    { "recordQueue", "record", &StreamStats::recordQueue },
+    { "forwardQueue", "forward", &StreamStats::forwardQueue },
+} };
+
 struct ForwardStats {
     std::string destination;          // URL
     std::string state;
@@ -136,5 +223,14 @@ struct StationSnapshot {
     [[nodiscard]] bool hasLoss() const noexcept;
     friend bool operator==(const StationSnapshot&, const StationSnapshot&) = default;
 };
+
+// How views recognise the same item in two snapshots.
+// A packet type within its stream: (name, APID, secondary id) — the unknown type and a defined APID 0
+// stay apart.
+[[nodiscard]] std::string packetTypeKey(const PacketTypeStats& type);
+// A stream's queue: "tm/network".
+[[nodiscard]] std::string queueKey(const std::string& stream, const StreamQueueField& queue);
+// The consumers in snapshot order: kind, name and, for repeated names, an occurrence number.
+[[nodiscard]] std::vector<std::string> consumerKeys(const std::vector<ConsumerStats>& consumers);
 
 } // namespace telestation::stats

@@ -182,30 +182,8 @@ void writeMembers(Writer& w, const QueueStats& q)
 
 void writeMembers(Writer& w, const PacketCounters& c)
 {
-    w.u64("packetsReceived", c.packetsReceived);
-    w.u64("bytesReceived", c.bytesReceived);
-    w.u64("packetsProcessed", c.packetsProcessed);
-    w.u64("packetsRecorded", c.packetsRecorded);
-    w.u64("bytesRecorded", c.bytesRecorded);
-    w.u64("packetsForwarded", c.packetsForwarded);
-    w.u64("bytesForwarded", c.bytesForwarded);
-    w.u64("parametersDecoded", c.parametersDecoded);
-    w.u64("unknown", c.unknown);
-    w.u64("discarded", c.discarded);
-    w.u64("malformed", c.malformed);
-    w.u64("layoutErrors", c.layoutErrors);
-    w.u64("longPackets", c.longPackets);
-    w.u64("extraBytes", c.extraBytes);
-    w.u64("sequenceErrors", c.sequenceErrors);
-    w.u64("packetsLost", c.packetsLost);
-    w.u64("largestGap", c.largestGap);
-    w.u64("duplicates", c.duplicates);
-    w.u64("networkDrops", c.networkDrops);
-    w.u64("processDrops", c.processDrops);
-    w.u64("recordDrops", c.recordDrops);
-    w.u64("forwardDrops", c.forwardDrops);
-    w.u64("recordErrors", c.recordErrors);
-    w.u64("forwardErrors", c.forwardErrors);
+    for (const CounterField& field : kCounterFields)
+        w.u64(field.key, c.*field.member);
 }
 
 void writeMembers(Writer& w, const Rates& r)
@@ -253,10 +231,8 @@ void writeMembers(Writer& w, const StreamStats& s)
     w.u64("connects", s.connects);
     w.u64("disconnects", s.disconnects);
     w.f64("progress", s.progress);
-    writeObject(w, "networkQueue", s.networkQueue);
-    writeObject(w, "processQueue", s.processQueue);
-    writeObject(w, "recordQueue", s.recordQueue);
-    writeObject(w, "forwardQueue", s.forwardQueue);
+    for (const StreamQueueField& queue : kStreamQueues)
+        writeObject(w, queue.key, s.*queue.member);
     w.arrayKey("packetTypes");
     for (const auto& type : s.packetTypes) {
         w.beginObject();

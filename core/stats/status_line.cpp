@@ -72,6 +72,17 @@ std::uint64_t queueDrops(const PacketCounters& counters, const StreamStats& s) n
         + std::max(counters.forwardDrops, s.forwardQueue.drops);
 }
 
+// The counters of one kind of loss, summed.
+std::uint64_t sumOf(const PacketCounters& c, Loss loss) noexcept
+{
+    std::uint64_t sum = 0;
+    for (const CounterField& field : kCounterFields) {
+        if (field.loss == loss)
+            sum += c.*field.member;
+    }
+    return sum;
+}
+
 std::uint64_t receiverDrops(const StreamStats& s) noexcept
 {
     return s.kernelDrops + s.poolDrops + s.networkQueue.drops;
@@ -230,12 +241,10 @@ void appendQueues(std::string& out, const StationSnapshot& s)
     Table table({ { "stream", false }, { "queue", false }, { "depth", true }, { "capacity", true },
         { "high water", true }, { "warning at", true }, { "warnings", true }, { "drops", true } });
     for (const auto& stream : s.streams) {
-        const std::pair<std::string_view, const QueueStats*> queues[]
-            = { { "network", &stream.networkQueue }, { "process", &stream.processQueue },
-                  { "record", &stream.recordQueue }, { "forward", &stream.forwardQueue } };
-        for (const auto& [name, q] : queues) {
-            table.addRow({ stream.name, std::string(name), count(q->depth), count(q->capacity), count(q->highWater),
-                q->warningThreshold != 0 ? count(q->warningThreshold) : "-", count(q->warnings), count(q->drops) });
+        for (const StreamQueueField& queue : kStreamQueues) {
+            const QueueStats& q = stream.*queue.member;
+            table.addRow({ stream.name, std::string(queue.name), count(q.depth), count(q.capacity), count(q.highWater),
+                q.warningThreshold != 0 ? count(q.warningThreshold) : "-", count(q.warnings), count(q.drops) });
         }
     }
     out += "\nQueues\n";
@@ -329,7 +338,7 @@ std::string formatDuration(double seconds)
 
 std::uint64_t dropCount(const PacketCounters& c) noexcept
 {
-    return c.networkDrops + c.processDrops + c.recordDrops + c.forwardDrops;
+    return sumOf(c, Loss::Drop);
 }
 
 std::uint64_t dropCount(const StreamStats& s) noexcept
@@ -357,7 +366,7 @@ std::uint64_t dropCount(const StationSnapshot& snapshot) noexcept
 
 std::uint64_t errorCount(const PacketCounters& c) noexcept
 {
-    return c.recordErrors + c.forwardErrors;
+    return sumOf(c, Loss::Error);
 }
 
 std::uint64_t errorCount(const StreamStats& s) noexcept

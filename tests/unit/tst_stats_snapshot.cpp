@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace telestation::stats;
@@ -91,6 +92,9 @@ const std::vector<CounterChange> kCounterChanges = {
     { "largestGap", [](PacketCounters& c) { c.largestGap += 1000; }, false },
     { "packetsRecorded", [](PacketCounters& c) { c.packetsRecorded += 1000; }, false },
     { "packetsForwarded", [](PacketCounters& c) { c.packetsForwarded += 1000; }, false },
+    { "layoutErrors", [](PacketCounters& c) { c.layoutErrors += 1000; }, false }, // malformed is the loss
+    { "longPackets", [](PacketCounters& c) { c.longPackets += 1000; }, false },
+    { "extraBytes", [](PacketCounters& c) { c.extraBytes += 1000; }, false },
 };
 
 // The three levels that hold PacketCounters.
@@ -402,6 +406,29 @@ const QStringList kCounterKeys
           "largestGap", "duplicates", "networkDrops", "processDrops", "recordDrops", "forwardDrops", "recordErrors", "forwardErrors" };
 const QStringList kRatesKeys = { "packetsPerSecond", "megabitsPerSecond", "parametersPerSecond" };
 
+// Every PacketCounters member in declaration order, written out here (not taken from kCounterFields).
+const std::vector<std::uint64_t PacketCounters::*> kCounterMembers = { &PacketCounters::packetsReceived,
+    &PacketCounters::bytesReceived, &PacketCounters::packetsProcessed, &PacketCounters::packetsRecorded,
+    &PacketCounters::bytesRecorded, &PacketCounters::packetsForwarded, &PacketCounters::bytesForwarded,
+    &PacketCounters::parametersDecoded, &PacketCounters::unknown, &PacketCounters::discarded,
+    &PacketCounters::malformed, &PacketCounters::layoutErrors, &PacketCounters::longPackets,
+    &PacketCounters::extraBytes, &PacketCounters::sequenceErrors, &PacketCounters::packetsLost,
+    &PacketCounters::largestGap, &PacketCounters::duplicates, &PacketCounters::networkDrops,
+    &PacketCounters::processDrops, &PacketCounters::recordDrops, &PacketCounters::forwardDrops,
+    &PacketCounters::recordErrors, &PacketCounters::forwardErrors };
+
+// Counters whose members are all different: first, first + step, first + 2 step, ...
+PacketCounters numbered(std::uint64_t first, std::uint64_t step)
+{
+    PacketCounters c;
+    std::uint64_t value = first;
+    for (const auto member : kCounterMembers) {
+        c.*member = value;
+        value += step;
+    }
+    return c;
+}
+
 // Where `needle` first occurs in `text` (for checking member order).
 qsizetype at(const std::string& text, const std::string& needle)
 {
@@ -466,6 +493,79 @@ private slots:
         StationSnapshot b = s;
         b.consumers[1].queue.drops = 2;
         QVERIFY(b.hasLoss());
+    }
+
+    void counterFieldsAreEveryMemberInOrder()
+    {
+        QCOMPARE(kCounterFields.size(), kCounterMembers.size());
+        for (std::size_t i = 0; i < kCounterFields.size(); ++i) {
+            QVERIFY2(kCounterFields[i].member == kCounterMembers[i], kCounterFields[i].key.data());
+            const std::string_view key = kCounterFields[i].key;
+            QCOMPARE(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())),
+                kCounterKeys[static_cast<qsizetype>(i)]);
+        }
+    }
+
+    // The station adds packet types into streams and streams into totals with +=: every counter is
+    // a total except largestGap, the largest of the gaps.
+    void plusEqualsSumsEveryCounterButTheLargestGap()
+    {
+        const PacketCounters a = numbered(100, 3);
+        const PacketCounters b = numbered(7, 5);
+        PacketCounters sum = a;
+        sum += b;
+        for (const auto member : kCounterMembers) {
+            if (member == &PacketCounters::largestGap)
+                continue;
+            QCOMPARE(sum.*member, a.*member + b.*member);
+        }
+        QCOMPARE(sum.largestGap, std::max(a.largestGap, b.largestGap));
+        PacketCounters other = b; // the larger gap on the left this time
+        other.largestGap = a.largestGap + 1;
+        other += a;
+        QCOMPARE(other.largestGap, a.largestGap + 1);
+        QCOMPARE(other.packetsReceived, a.packetsReceived + b.packetsReceived);
+    }
+
+    void sinceSubtractsTheBaseline()
+    {
+        const PacketCounters base = numbered(10, 3);
+        const PacketCounters now = numbered(1000, 7);
+        const PacketCounters view = now.since(base);
+        for (const auto member : kCounterMembers) {
+            if (member != &PacketCounters::largestGap)
+                QCOMPARE(view.*member, now.*member - base.*member);
+        }
+        QCOMPARE(view.largestGap, now.largestGap); // larger than at the baseline: newer
+        QCOMPARE(now.since(now), PacketCounters {});
+    }
+
+    void sinceKeepsOnlyALargerGap()
+    {
+        PacketCounters base;
+        base.packetsReceived = 10;
+        base.largestGap = 9;
+        PacketCounters now = base;
+        now.packetsReceived = 20;
+        QCOMPARE(now.since(base).largestGap, std::uint64_t { 0 }); // the same gap as before the baseline
+        now.largestGap = 4;
+        QCOMPARE(now.since(base).largestGap, std::uint64_t { 0 });
+        now.largestGap = 12;
+        QCOMPARE(now.since(base).largestGap, std::uint64_t { 12 });
+    }
+
+    void sinceRestartedCountersAreShownAsTheyAre()
+    {
+        const PacketCounters base = numbered(100, 3);
+        PacketCounters now = numbered(1000, 7);
+        now.duplicates = base.duplicates - 1; // this counter restarted
+        const PacketCounters view = now.since(base);
+        QCOMPARE(view.duplicates, now.duplicates);
+        QCOMPARE(view.bytesReceived, now.bytesReceived - base.bytesReceived);
+        // Fewer packets received than at the baseline: the whole item restarted.
+        now.packetsReceived = base.packetsReceived - 1;
+        now.largestGap = base.largestGap - 1;
+        QCOMPARE(now.since(base), now);
     }
 
     void queueJsonIsInDeclarationOrder()

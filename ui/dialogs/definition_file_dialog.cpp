@@ -4,6 +4,7 @@
 
 #include "core/mdb/validate.hpp"
 #include "core/xtce/xtce_import.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QAbstractTableModel>
 #include <QApplication>
@@ -503,10 +504,8 @@ QString DefinitionFileDialog::resultText() const
         return text + tr(": the file cannot be used until the errors are fixed.");
     }
     const mdb::MissionDatabase& db = m_result.database;
-    const QLocale locale;
     QString text = tr("No errors: %1 packet types and %2 parameters read")
-                       .arg(locale.toString(static_cast<qulonglong>(db.packets.size())),
-                            locale.toString(static_cast<qulonglong>(db.parameterCount())));
+                       .arg(countText(db.packets.size()), countText(db.parameterCount()));
     if (!db.name.empty())
         text += tr(" (mission \"%1\")").arg(QString::fromStdString(db.name));
     if (warnings > 0)

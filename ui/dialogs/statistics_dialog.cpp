@@ -1,6 +1,7 @@
 #include "ui/dialogs/statistics_dialog.hpp"
 
 #include "core/stats/status_line.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/widgets/queue_bar.hpp"
 
 #include <QDateTime>
@@ -22,16 +23,6 @@
 namespace telestation::ui {
 
 namespace {
-
-QString count(std::uint64_t value)
-{
-    return QLocale().toString(static_cast<qulonglong>(value));
-}
-
-QString compact(double value)
-{
-    return QString::fromStdString(stats::formatCompact(value));
-}
 
 QString duration(double seconds)
 {
@@ -255,15 +246,16 @@ void StatisticsDialog::updateHeader()
         const QString station =
             tr("CPU %1% · up %2 · packet pool %3 / %4 in use · recording: %5")
                 .arg(QLocale().toString(m_last.cpuPercent, 'f', 0), duration(m_last.uptimeSeconds),
-                     count(m_last.poolInUse), count(m_last.poolCapacity),
+                     countText(m_last.poolInUse), countText(m_last.poolCapacity),
                      m_last.recordingState.empty() ? tr("off") : QString::fromStdString(m_last.recordingState));
         const QString totals =
             tr("Received %1 · processed %2 · recorded %3 · forwarded %4 · lost %5 · drops %6 · malformed %7 · "
                "errors %8 · %9 pkt/s · %10 Mbit/s · %11 par/s")
-                .arg(count(s.totals.packetsReceived), count(s.totals.packetsProcessed), count(s.totals.packetsRecorded),
-                     count(s.totals.packetsForwarded), count(s.totals.packetsLost), count(stats::dropCount(s)),
-                     count(s.totals.malformed), count(stats::errorCount(s)), compact(r.packetsPerSecond))
-                .arg(compact(r.megabitsPerSecond), compact(r.parametersPerSecond));
+                .arg(countText(s.totals.packetsReceived), countText(s.totals.packetsProcessed),
+                     countText(s.totals.packetsRecorded), countText(s.totals.packetsForwarded),
+                     countText(s.totals.packetsLost), countText(stats::dropCount(s)), countText(s.totals.malformed),
+                     countText(stats::errorCount(s)), compactText(r.packetsPerSecond))
+                .arg(compactText(r.megabitsPerSecond), compactText(r.parametersPerSecond));
         m_header->setText(station + QLatin1Char('\n') + totals);
     }
 

@@ -13,6 +13,7 @@
 #include "core/stats/cpu_meter.hpp"
 #include "core/stats/rate_tracker.hpp"
 #include "core/stats/snapshot.hpp"
+#include "core/stats/statistics_baseline.hpp"
 #include "ui/models/statistics_model.hpp"
 
 #include <QDialog>
@@ -86,7 +87,7 @@ private:
     QTimer m_timer;
     stats::RateTracker m_rates;
     stats::CpuMeter m_cpu;
-    StatisticsBaseline m_baseline;
+    stats::StatisticsBaseline m_baseline;
     stats::StationSnapshot m_last;
     stats::StationSnapshot m_shown;
     std::uint64_t m_refreshes = 0;

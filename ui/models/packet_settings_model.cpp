@@ -4,11 +4,11 @@
 #include "core/pipeline/setting_resolver.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QBrush>
 #include <QColor>
 #include <QFont>
-#include <QLocale>
 
 #include <algorithm>
 #include <string>
@@ -84,11 +84,6 @@ std::optional<ProcessingMode> parseMode(const QVariant& value)
     if (!ok || number < 0 || number > static_cast<int>(ProcessingMode::Discard))
         return std::nullopt;
     return static_cast<ProcessingMode>(number);
-}
-
-QString count(std::uint64_t value)
-{
-    return QLocale().toString(static_cast<qulonglong>(value));
 }
 
 std::uint64_t countOf(const stats::PacketCounters& c, int column)
@@ -312,15 +307,16 @@ QVariant PacketSettingsModel::data(const QModelIndex& index, int role) const
     if (column >= Received) {
         const std::uint64_t value = countOf(row.counters, column);
         switch (role) {
-        case Qt::DisplayRole: return count(value);
+        case Qt::DisplayRole: return countText(value);
         case kCountRole: return QVariant::fromValue(static_cast<qulonglong>(value));
         case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         case Qt::ToolTipRole:
             if (column == Dropped)
                 return tr("Dropped at a full queue: network %1, process %2, record %3, forward %4")
-                    .arg(count(row.counters.networkDrops), count(row.counters.processDrops),
-                         count(row.counters.recordDrops), count(row.counters.forwardDrops))
-                    + (unknown ? tr("\nDiscarded (not dropped): %1").arg(count(row.counters.discarded)) : QString());
+                    .arg(countText(row.counters.networkDrops), countText(row.counters.processDrops),
+                         countText(row.counters.recordDrops), countText(row.counters.forwardDrops))
+                    + (unknown ? tr("\nDiscarded (not dropped): %1").arg(countText(row.counters.discarded))
+                               : QString());
             return {};
         default: return {};
         }

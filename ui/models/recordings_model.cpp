@@ -1,6 +1,7 @@
 #include "ui/models/recordings_model.hpp"
 
 #include "core/record/playback.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -248,7 +249,7 @@ QVariant RecordingsModel::data(const QModelIndex& index, int role) const
         case Duration:
             return hasTimes ? durationText(s.lastTimeNs - s.firstTimeNs) : QString();
         case Packets:
-            return locale.toString(static_cast<qulonglong>(s.packets));
+            return countText(s.packets);
         case Bytes:
             return locale.formattedDataSize(static_cast<qint64>(s.bytes), 1, QLocale::DataSizeTraditionalFormat);
         default:
@@ -296,11 +297,11 @@ QVariant RecordingsModel::data(const QModelIndex& index, int role) const
             }
             QStringList lines;
             for (const auto& [apid, count] : s.apidPackets)
-                lines << tr("APID %1: %2").arg(apid).arg(locale.toString(static_cast<qulonglong>(count)));
+                lines << tr("APID %1: %2").arg(apid).arg(countText(count));
             return lines.join(QLatin1Char('\n'));
         }
         case Bytes:
-            return tr("%1 bytes").arg(locale.toString(static_cast<qulonglong>(s.bytes)));
+            return tr("%1 bytes").arg(countText(s.bytes));
         default:
             return {};
         }

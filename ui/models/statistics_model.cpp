@@ -1,15 +1,16 @@
 #include "ui/models/statistics_model.hpp"
 
 #include "core/stats/status_line.hpp"
+#include "ui/text/number_format.hpp"
 #include "ui/widgets/queue_bar.hpp"
 
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
 #include <QFont>
-#include <QLocale>
 
 #include <algorithm>
+#include <cstddef>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -21,30 +22,25 @@ namespace {
 const QColor kLossColor(0xc0, 0x39, 0x2b);
 const QColor kNoticeColor(0xa0, 0x62, 0x00);
 
-QString count(std::uint64_t value)
-{
-    return QLocale().toString(static_cast<qulonglong>(value));
-}
-
-QString compact(double value)
-{
-    return QString::fromStdString(stats::formatCompact(value));
-}
-
 QVariant countValue(std::uint64_t value)
 {
     return QVariant::fromValue<qulonglong>(value);
 }
 
-double fillFraction(const stats::QueueStats& q)
+QVariant levelValue(const stats::QueueStats& q)
+{
+    return QVariant::fromValue(QueueLevel{q.depth, q.capacity, q.warningThreshold, q.highWater});
+}
+
+double fillFraction(const QueueLevel& q)
 {
     return q.capacity > 0 ? static_cast<double>(std::min(q.depth, q.capacity)) / static_cast<double>(q.capacity) : 0.0;
 }
 
-QVariant fillData(const stats::QueueStats& q, int role)
+QVariant fillData(const QueueLevel& q, int role)
 {
     if (role == kQueueLevelRole)
-        return QVariant::fromValue(QueueLevel{q.depth, q.capacity, q.warningThreshold, q.highWater});
+        return QVariant::fromValue(q);
     if (role == kStatisticsValueRole)
         return fillFraction(q);
     if (role == Qt::DisplayRole) // the delegate paints a bar instead; this is for copies and screen readers
@@ -110,72 +106,59 @@ QVariant alignment(bool number)
     return number ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
 }
 
-// ---- baseline arithmetic ----
+// ---- column descriptors ----
 
-std::uint64_t since(std::uint64_t now, std::uint64_t base) noexcept
+QVariant formatted(CellFormat format, const QVariant& value)
 {
-    // Below the baseline: the counter restarted, so all of it is newer than the reset.
-    return now >= base ? now - base : now;
-}
-
-void subtract(stats::PacketCounters& c, const stats::PacketCounters& b)
-{
-    if (c.packetsReceived < b.packetsReceived)
-        return; // the item restarted: everything it counts is newer than the reset
-    c.packetsReceived -= b.packetsReceived;
-    c.bytesReceived = since(c.bytesReceived, b.bytesReceived);
-    c.packetsProcessed = since(c.packetsProcessed, b.packetsProcessed);
-    c.packetsRecorded = since(c.packetsRecorded, b.packetsRecorded);
-    c.bytesRecorded = since(c.bytesRecorded, b.bytesRecorded);
-    c.packetsForwarded = since(c.packetsForwarded, b.packetsForwarded);
-    c.bytesForwarded = since(c.bytesForwarded, b.bytesForwarded);
-    c.parametersDecoded = since(c.parametersDecoded, b.parametersDecoded);
-    c.unknown = since(c.unknown, b.unknown);
-    c.discarded = since(c.discarded, b.discarded);
-    c.malformed = since(c.malformed, b.malformed);
-    c.sequenceErrors = since(c.sequenceErrors, b.sequenceErrors);
-    c.packetsLost = since(c.packetsLost, b.packetsLost);
-    // A maximum, not a total: only a gap larger than the largest before the reset is known to be newer.
-    c.largestGap = c.largestGap > b.largestGap ? c.largestGap : 0;
-    c.duplicates = since(c.duplicates, b.duplicates);
-    c.networkDrops = since(c.networkDrops, b.networkDrops);
-    c.processDrops = since(c.processDrops, b.processDrops);
-    c.recordDrops = since(c.recordDrops, b.recordDrops);
-    c.forwardDrops = since(c.forwardDrops, b.forwardDrops);
-    c.recordErrors = since(c.recordErrors, b.recordErrors);
-    c.forwardErrors = since(c.forwardErrors, b.forwardErrors);
-}
-
-const char* const kQueueSuffix[QueueStatisticsModel::kQueuesPerStream] = {"/network", "/process", "/record", "/forward"};
-
-std::string queueKey(const std::string& stream, int which)
-{
-    return stream + kQueueSuffix[which];
-}
-
-stats::QueueStats& queueOf(stats::StreamStats& s, int which)
-{
-    switch (which) {
-    case 0: return s.networkQueue;
-    case 1: return s.processQueue;
-    case 2: return s.recordQueue;
-    default: return s.forwardQueue;
+    switch (format) {
+    case CellFormat::Count: return countText(value.toULongLong());
+    case CellFormat::Rate: return compactText(value.toDouble());
+    default: return value;
     }
 }
 
-const stats::QueueStats& queueOf(const stats::StreamStats& s, int which)
+// A cell of `column` in `row` for every role but the tool tip (the models add their own details).
+template <typename Row> QVariant cellData(const StatisticsColumn<Row>& column, const Row& row, int role)
 {
-    switch (which) {
-    case 0: return s.networkQueue;
-    case 1: return s.processQueue;
-    case 2: return s.recordQueue;
-    default: return s.forwardQueue;
+    if (role == Qt::TextAlignmentRole)
+        return alignment(column.format != CellFormat::Text);
+    if (column.format == CellFormat::Fill)
+        return fillData(column.value(row).template value<QueueLevel>(), role);
+    switch (role) {
+    case kStatisticsValueRole: return column.value(row);
+    case Qt::DisplayRole: return column.text ? QVariant(column.text(row)) : formatted(column.format, column.value(row));
+    case Qt::ForegroundRole: {
+        if (column.tone == CellTone::Plain)
+            return {};
+        const bool flagged = column.flagged ? column.flagged(row) : column.value(row).toULongLong() > 0;
+        if (!flagged)
+            return {};
+        return QBrush(column.tone == CellTone::Loss ? kLossColor : kNoticeColor);
+    }
+    default: return {};
     }
 }
 
-std::string typeLookupKey(const std::string& stream, const std::string& typeKey)
+template <typename Model, typename Row, std::size_t N>
+QString columnHelpOf(const std::array<StatisticsColumn<Row>, N>& columns, int column)
 {
-    return stream + '\n' + typeKey;
+    if (column < 0 || column >= static_cast<int>(N))
+        return {};
+    return Model::tr(columns[static_cast<std::size_t>(column)].help);
+}
+
+// headerData() of a model: the column's header text and, as its tool tip, its help.
+template <typename Model, typename Row, std::size_t N>
+QVariant headerDataOf(const std::array<StatisticsColumn<Row>, N>& columns, int section, Qt::Orientation orientation,
+                      int role)
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole)
+        return columnHelpOf<Model>(columns, section);
+    if (role != Qt::DisplayRole || section < 0 || section >= static_cast<int>(N))
+        return {};
+    return Model::tr(columns[static_cast<std::size_t>(section)].header);
 }
 
 QString modeText(const std::string& mode)
@@ -214,313 +197,108 @@ QString typeSettingsText(const stats::PacketTypeStats& t)
 
 } // namespace
 
-std::string packetTypeKey(const stats::PacketTypeStats& type)
-{
-    std::string key = type.name;
-    key += '#';
-    key += std::to_string(type.apid);
-    if (type.hasSecondaryId) {
-        key += '/';
-        key += std::to_string(type.secondaryId);
-    }
-    return key;
-}
-
-std::vector<std::string> consumerKeys(const std::vector<stats::ConsumerStats>& consumers)
-{
-    std::vector<std::string> keys;
-    std::map<std::string, int, std::less<>> seen;
-    for (const auto& c : consumers) {
-        std::string key = c.kind + ':' + c.name;
-        const int n = seen[key]++;
-        if (n > 0)
-            key += '#' + std::to_string(n);
-        keys.push_back(std::move(key));
-    }
-    return keys;
-}
-
-// ---- StatisticsBaseline -------------------------------------------------------------------------------
-
-void StatisticsBaseline::reset(const stats::StationSnapshot& snapshot)
-{
-    m_active = true;
-    m_base = snapshot;
-    m_observedDepth.clear();
-    m_streamIndex.clear();
-    m_typeIndex.clear();
-    for (std::size_t i = 0; i < m_base.streams.size(); ++i) {
-        const auto& s = m_base.streams[i];
-        m_streamIndex.emplace(s.name, i);
-        for (std::size_t t = 0; t < s.packetTypes.size(); ++t)
-            m_typeIndex.emplace(typeLookupKey(s.name, packetTypeKey(s.packetTypes[t])), std::make_pair(i, t));
-    }
-    for (const auto& s : snapshot.streams)
-        for (int q = 0; q < QueueStatisticsModel::kQueuesPerStream; ++q)
-            m_observedDepth[queueKey(s.name, q)] = queueOf(s, q).depth;
-    const auto keys = consumerKeys(snapshot.consumers);
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        m_observedDepth["consumer:" + keys[i]] = snapshot.consumers[i].queue.depth;
-}
-
-void StatisticsBaseline::clear()
-{
-    m_active = false;
-    m_base = {};
-    m_observedDepth.clear();
-    m_streamIndex.clear();
-    m_typeIndex.clear();
-}
-
-const stats::StreamStats* StatisticsBaseline::baseStream(const std::string& name) const
-{
-    const auto it = m_streamIndex.find(name);
-    return it == m_streamIndex.end() ? nullptr : &m_base.streams[it->second];
-}
-
-const stats::PacketTypeStats* StatisticsBaseline::baseType(const std::string& stream, const std::string& typeKey) const
-{
-    const auto it = m_typeIndex.find(typeLookupKey(stream, typeKey));
-    return it == m_typeIndex.end() ? nullptr : &m_base.streams[it->second.first].packetTypes[it->second.second];
-}
-
-std::uint64_t StatisticsBaseline::sampledHighWater(const std::string& key, const stats::QueueStats& now,
-                                                   const stats::QueueStats& base)
-{
-    std::uint64_t& deepest = m_observedDepth[key];
-    deepest = std::max(deepest, now.depth);
-    // The engine's high water moved: it rose past its value at the reset (so it is exact and newer),
-    // or went down (the queue restarted, so all of it is newer).
-    if (now.highWater != base.highWater)
-        return now.highWater;
-    return deepest;
-}
-
-stats::StationSnapshot StatisticsBaseline::apply(const stats::StationSnapshot& current)
-{
-    stats::StationSnapshot view = current;
-    if (!m_active)
-        return view;
-    subtract(view.totals, m_base.totals);
-
-    const auto baseQueue = [this](const std::string& key, stats::QueueStats& q, const stats::QueueStats& b) {
-        q.highWater = sampledHighWater(key, q, b);
-        q.warnings = since(q.warnings, b.warnings);
-        q.drops = since(q.drops, b.drops);
-    };
-
-    for (auto& s : view.streams) {
-        const stats::StreamStats* b = baseStream(s.name);
-        if (!b)
-            continue; // appeared after the reset: counts from 0 already
-        subtract(s.counters, b->counters);
-        s.kernelDrops = since(s.kernelDrops, b->kernelDrops);
-        s.framingErrors = since(s.framingErrors, b->framingErrors);
-        s.skippedBytes = since(s.skippedBytes, b->skippedBytes);
-        s.truncatedPackets = since(s.truncatedPackets, b->truncatedPackets);
-        s.poolDrops = since(s.poolDrops, b->poolDrops);
-        s.connects = since(s.connects, b->connects);
-        s.disconnects = since(s.disconnects, b->disconnects);
-        for (int q = 0; q < QueueStatisticsModel::kQueuesPerStream; ++q)
-            baseQueue(queueKey(s.name, q), queueOf(s, q), queueOf(*b, q));
-        for (auto& t : s.packetTypes)
-            if (const stats::PacketTypeStats* bt = baseType(s.name, packetTypeKey(t)))
-                subtract(t.counters, bt->counters);
-    }
-
-    for (auto& f : view.forwards) {
-        const auto it = std::find_if(m_base.forwards.begin(), m_base.forwards.end(),
-                                     [&f](const stats::ForwardStats& x) { return x.destination == f.destination; });
-        if (it == m_base.forwards.end())
-            continue;
-        f.packets = since(f.packets, it->packets);
-        f.bytes = since(f.bytes, it->bytes);
-        f.notSent = since(f.notSent, it->notSent);
-        f.connects = since(f.connects, it->connects);
-        f.disconnects = since(f.disconnects, it->disconnects);
-    }
-
-    const auto baseKeys = consumerKeys(m_base.consumers);
-    const auto keys = consumerKeys(view.consumers);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-        const auto it = std::find(baseKeys.begin(), baseKeys.end(), keys[i]);
-        if (it == baseKeys.end())
-            continue;
-        const stats::ConsumerStats& b = m_base.consumers[static_cast<std::size_t>(it - baseKeys.begin())];
-        stats::ConsumerStats& c = view.consumers[i];
-        c.delivered = since(c.delivered, b.delivered);
-        baseQueue("consumer:" + keys[i], c.queue, b.queue);
-    }
-    return view;
-}
-
-std::uint64_t StatisticsBaseline::largestGapBefore(const std::string& stream, const stats::PacketTypeStats* type) const
-{
-    if (!m_active)
-        return 0;
-    if (!type) {
-        const stats::StreamStats* s = baseStream(stream);
-        return s ? s->counters.largestGap : 0;
-    }
-    const stats::PacketTypeStats* t = baseType(stream, packetTypeKey(*type));
-    return t ? t->counters.largestGap : 0;
-}
-
 // ---- StreamStatisticsModel ----------------------------------------------------------------------------
 
-namespace {
+// In Column order. Name and State are written by data() itself (streams and packet types differ).
+const std::array<StatisticsColumn<StreamStatisticsModel::Numbers>, StreamStatisticsModel::ColumnCount>
+    StreamStatisticsModel::kColumns = {{
+        {QT_TR_NOOP("Stream / packet type"),
+         QT_TR_NOOP("The stream, and under it each packet type (APID [/ secondary id]) received or configured on it"),
+         CellFormat::Text, nullptr},
+        {QT_TR_NOOP("State / mode"),
+         QT_TR_NOOP("Stream: what its receiver is doing. Packet type: its processing mode, recording and forwarding"),
+         CellFormat::Text, nullptr},
+        {QT_TR_NOOP("Packets/s"), QT_TR_NOOP("Packets received per second over the last refresh interval"),
+         CellFormat::Rate, [](const Numbers& n) -> QVariant { return n.rates->packetsPerSecond; }},
+        {QT_TR_NOOP("Mbit/s"), QT_TR_NOOP("Megabits received per second (packet bytes) over the last refresh interval"),
+         CellFormat::Rate, [](const Numbers& n) -> QVariant { return n.rates->megabitsPerSecond; }},
+        {QT_TR_NOOP("Parameters/s"), QT_TR_NOOP("Parameters decoded per second over the last refresh interval"),
+         CellFormat::Rate, [](const Numbers& n) -> QVariant { return n.rates->parametersPerSecond; }},
+        {QT_TR_NOOP("Received"),
+         QT_TR_NOOP("Received: packets that arrived, those the network packet queue dropped included"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->packetsReceived); }},
+        {QT_TR_NOOP("Processed"),
+         QT_TR_NOOP("Processed: packets the processor handled — passed through, kept for on-demand decoding, or "
+                    "decoded"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->packetsProcessed); }},
+        {QT_TR_NOOP("Recorded"), QT_TR_NOOP("Recorded: packets written to the recording"), CellFormat::Count,
+         [](const Numbers& n) { return countValue(n.counters->packetsRecorded); }},
+        {QT_TR_NOOP("Forwarded"),
+         QT_TR_NOOP("Forwarded: packets handed to every forward destination of their packet type"), CellFormat::Count,
+         [](const Numbers& n) { return countValue(n.counters->packetsForwarded); }},
+        {QT_TR_NOOP("Unknown"), QT_TR_NOOP("Unknown: packets with no definition in the mission database"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->unknown); }},
+        {QT_TR_NOOP("Discarded"),
+         QT_TR_NOOP("Discarded: unknown packets the stream is set to discard (counted, not lost)"), CellFormat::Count,
+         [](const Numbers& n) { return countValue(n.counters->discarded); }},
+        {QT_TR_NOOP("Malformed"),
+         QT_TR_NOOP("Malformed: packets with a bad primary header, or whose length field disagrees with the bytes "
+                    "received"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->malformed); }, nullptr,
+         CellTone::Loss},
+        {QT_TR_NOOP("Seq. errors"),
+         QT_TR_NOOP("Sequence errors: CCSDS sequence count gaps, duplicates, late arrivals and resynchronisations"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->sequenceErrors); }, nullptr,
+         CellTone::Notice},
+        {QT_TR_NOOP("Lost"), QT_TR_NOOP("Lost: packets missing from CCSDS sequence gaps, net of late arrivals"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->packetsLost); }, nullptr,
+         CellTone::Loss},
+        {QT_TR_NOOP("Largest gap"), QT_TR_NOOP("Largest gap: the most packets missing in one sequence gap"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->largestGap); },
+         [](const Numbers& n) {
+             return n.gapBounded() ? QStringLiteral("≤ %1").arg(countText(n.gapBefore))
+                                   : countText(n.counters->largestGap);
+         },
+         CellTone::Notice},
+        {QT_TR_NOOP("Duplicates"), QT_TR_NOOP("Duplicates: packets that repeated the previous sequence count"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->duplicates); }, nullptr,
+         CellTone::Notice},
+        {QT_TR_NOOP("Drops"),
+         QT_TR_NOOP("Drops: packets dropped because a queue was full (network, process, record, forward); for a "
+                    "stream also those the kernel dropped and those with no free packet pool slot"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.drops); }, nullptr, CellTone::Loss},
+        {QT_TR_NOOP("Errors"),
+         QT_TR_NOOP("Errors: packets not recorded because the recorder failed, or not sent to a forward destination; "
+                    "for a stream also framing errors and truncated packets"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.errors); }, nullptr, CellTone::Loss},
+    }};
 
-std::uint64_t counterOf(const stats::PacketCounters& c, int column)
-{
-    using C = StreamStatisticsModel::Column;
-    switch (column) {
-    case C::Received: return c.packetsReceived;
-    case C::Processed: return c.packetsProcessed;
-    case C::Recorded: return c.packetsRecorded;
-    case C::Forwarded: return c.packetsForwarded;
-    case C::Unknown: return c.unknown;
-    case C::Discarded: return c.discarded;
-    case C::Malformed: return c.malformed;
-    case C::SequenceErrors: return c.sequenceErrors;
-    case C::Lost: return c.packetsLost;
-    case C::LargestGap: return c.largestGap;
-    case C::Duplicates: return c.duplicates;
-    default: return 0;
-    }
-}
-
-double rateOf(const stats::Rates& r, int column)
-{
-    using C = StreamStatisticsModel::Column;
-    switch (column) {
-    case C::PacketsPerSecond: return r.packetsPerSecond;
-    case C::MegabitsPerSecond: return r.megabitsPerSecond;
-    case C::ParametersPerSecond: return r.parametersPerSecond;
-    default: return 0;
-    }
-}
-
-bool isRateColumn(int column)
-{
-    return column >= StreamStatisticsModel::PacketsPerSecond && column <= StreamStatisticsModel::ParametersPerSecond;
-}
-
-bool isCountColumn(int column)
-{
-    return column >= StreamStatisticsModel::Received && column <= StreamStatisticsModel::Errors;
-}
-
-// Shared by stream and packet type rows: the numbers of one row.
-struct RowNumbers {
-    const stats::PacketCounters* counters = nullptr;
-    const stats::Rates* rates = nullptr;
-    std::uint64_t drops = 0;
-    std::uint64_t errors = 0;
-    std::uint64_t gapBefore = 0;
-
-    [[nodiscard]] std::uint64_t count(int column) const
-    {
-        if (column == StreamStatisticsModel::Drops)
-            return drops;
-        if (column == StreamStatisticsModel::Errors)
-            return errors;
-        return counterOf(*counters, column);
-    }
-    // After a reset, a gap no larger than the one before it cannot be told apart: say so.
-    [[nodiscard]] bool gapBounded() const
-    {
-        return gapBefore > 0 && counters->largestGap == 0 && counters->sequenceErrors > 0;
-    }
-};
-
-QVariant numberData(const RowNumbers& n, int column, int role)
-{
-    if (isRateColumn(column)) {
-        const double rate = rateOf(*n.rates, column);
-        if (role == kStatisticsValueRole)
-            return rate;
-        if (role == Qt::DisplayRole)
-            return compact(rate);
-        return {};
-    }
-    const std::uint64_t value = n.count(column);
-    if (role == kStatisticsValueRole)
-        return countValue(value);
-    if (role == Qt::DisplayRole) {
-        if (column == StreamStatisticsModel::LargestGap && n.gapBounded())
-            return QStringLiteral("≤ %1").arg(count(n.gapBefore));
-        return count(value);
-    }
-    if (role == Qt::ForegroundRole && value > 0) {
-        switch (column) {
-        case StreamStatisticsModel::Malformed:
-        case StreamStatisticsModel::Lost:
-        case StreamStatisticsModel::Drops:
-        case StreamStatisticsModel::Errors: return QBrush(kLossColor);
-        case StreamStatisticsModel::SequenceErrors:
-        case StreamStatisticsModel::Duplicates:
-        case StreamStatisticsModel::LargestGap: return QBrush(kNoticeColor);
-        default: break;
-        }
-    }
-    return {};
-}
-
-QString countsToolTip(const RowNumbers& n, int column)
+QString StreamStatisticsModel::countsToolTip(const Numbers& n, int column)
 {
     const stats::PacketCounters& c = *n.counters;
     switch (column) {
-    case StreamStatisticsModel::Received:
-        return QObject::tr("%1 packets, %2 bytes received").arg(count(c.packetsReceived), count(c.bytesReceived));
-    case StreamStatisticsModel::Processed:
-        return QObject::tr("%1 packets processed, %2 parameters decoded").arg(count(c.packetsProcessed), count(c.parametersDecoded));
-    case StreamStatisticsModel::Recorded:
-        return QObject::tr("%1 packets, %2 bytes recorded").arg(count(c.packetsRecorded), count(c.bytesRecorded));
-    case StreamStatisticsModel::Forwarded:
-        return QObject::tr("%1 packets, %2 bytes forwarded").arg(count(c.packetsForwarded), count(c.bytesForwarded));
-    case StreamStatisticsModel::LargestGap:
+    case Received:
+        return QObject::tr("%1 packets, %2 bytes received")
+            .arg(countText(c.packetsReceived), countText(c.bytesReceived));
+    case Processed:
+        return QObject::tr("%1 packets processed, %2 parameters decoded")
+            .arg(countText(c.packetsProcessed), countText(c.parametersDecoded));
+    case Recorded:
+        return QObject::tr("%1 packets, %2 bytes recorded")
+            .arg(countText(c.packetsRecorded), countText(c.bytesRecorded));
+    case Forwarded:
+        return QObject::tr("%1 packets, %2 bytes forwarded")
+            .arg(countText(c.packetsForwarded), countText(c.bytesForwarded));
+    case LargestGap:
         if (n.gapBounded())
             return QObject::tr("Gaps since the reset were no larger than %1, the largest before the reset "
                                "(the engine keeps only its largest gap since start)")
-                .arg(count(n.gapBefore));
+                .arg(countText(n.gapBefore));
         break;
     default: break;
     }
     return {};
 }
 
-} // namespace
-
 StreamStatisticsModel::StreamStatisticsModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 QString StreamStatisticsModel::columnHelp(int column)
 {
-    switch (column) {
-    case Name: return tr("The stream, and under it each packet type (APID [/ secondary id]) received or configured on it");
-    case State: return tr("Stream: what its receiver is doing. Packet type: its processing mode, recording and forwarding");
-    case Received: return tr("Received: packets that arrived, those the network packet queue dropped included");
-    case Processed: return tr("Processed: packets the processor handled — passed through, kept for on-demand decoding, or decoded");
-    case Recorded: return tr("Recorded: packets written to the recording");
-    case Forwarded: return tr("Forwarded: packets handed to every forward destination of their packet type");
-    case Unknown: return tr("Unknown: packets with no definition in the mission database");
-    case Discarded: return tr("Discarded: unknown packets the stream is set to discard (counted, not lost)");
-    case Malformed: return tr("Malformed: packets with a bad primary header, or whose length field disagrees with the bytes received");
-    case SequenceErrors: return tr("Sequence errors: CCSDS sequence count gaps, duplicates, late arrivals and resynchronisations");
-    case Lost: return tr("Lost: packets missing from CCSDS sequence gaps, net of late arrivals");
-    case LargestGap: return tr("Largest gap: the most packets missing in one sequence gap");
-    case Duplicates: return tr("Duplicates: packets that repeated the previous sequence count");
-    case Drops: return tr("Drops: packets dropped because a queue was full (network, process, record, forward); for a stream "
-                          "also those the kernel dropped and those with no free packet pool slot");
-    case Errors: return tr("Errors: packets not recorded because the recorder failed, or not sent to a forward destination; "
-                           "for a stream also framing errors and truncated packets");
-    case PacketsPerSecond: return tr("Packets received per second over the last refresh interval");
-    case MegabitsPerSecond: return tr("Megabits received per second (packet bytes) over the last refresh interval");
-    case ParametersPerSecond: return tr("Parameters decoded per second over the last refresh interval");
-    default: return {};
-    }
+    return columnHelpOf<StreamStatisticsModel>(kColumns, column);
 }
 
-void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot, const StatisticsBaseline* baseline)
+void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot,
+                                        const stats::StatisticsBaseline* baseline)
 {
     std::vector<std::string> keys;
     keys.reserve(snapshot.streams.size());
@@ -539,7 +317,8 @@ void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot, 
             row.stats.packetTypes.clear();
             row.gapBefore = baseline ? baseline->largestGapBefore(s.name) : 0;
             for (const auto& t : s.packetTypes)
-                row.types.push_back({packetTypeKey(t), t, baseline ? baseline->largestGapBefore(s.name, &t) : 0});
+                row.types.push_back(
+                    {stats::packetTypeKey(t), t, baseline ? baseline->largestGapBefore(s.name, &t) : 0});
             m_streams.push_back(std::move(row));
         }
         endResetModel();
@@ -578,14 +357,14 @@ void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot, 
 }
 
 void StreamStatisticsModel::syncTypes(int streamRow, std::vector<stats::PacketTypeStats>& types,
-                                      const StatisticsBaseline* baseline)
+                                      const stats::StatisticsBaseline* baseline)
 {
     StreamRow& stream = m_streams[static_cast<std::size_t>(streamRow)];
     const QModelIndex parentIndex = index(streamRow, 0);
     std::vector<std::string> keys;
     keys.reserve(types.size());
     for (const auto& t : types)
-        keys.push_back(packetTypeKey(t));
+        keys.push_back(stats::packetTypeKey(t));
     const SyncPlan plan = planSync(keysOf(stream.types), keys);
     if (plan.reorder) {
         // Packet types keep the station's table order, so this is not expected; rebuild the children.
@@ -699,7 +478,7 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
         return {};
     const int column = index.column();
     if (role == Qt::TextAlignmentRole)
-        return alignment(isCountColumn(column) || isRateColumn(column));
+        return alignment(kColumns[static_cast<std::size_t>(column)].format != CellFormat::Text);
 
     if (index.internalId() == 0) {
         if (index.row() >= static_cast<int>(m_streams.size()))
@@ -720,9 +499,9 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
                     return text;
                 return tr("%1\nSource: %2\nKernel drops %3, packet pool drops %4, framing errors %5, skipped bytes %6, "
                           "truncated packets %7, connects %8, disconnects %9")
-                    .arg(QString::fromStdString(s.name), QString::fromStdString(s.source), count(s.kernelDrops),
-                         count(s.poolDrops), count(s.framingErrors), count(s.skippedBytes), count(s.truncatedPackets),
-                         count(s.connects), count(s.disconnects));
+                    .arg(QString::fromStdString(s.name), QString::fromStdString(s.source), countText(s.kernelDrops),
+                         countText(s.poolDrops), countText(s.framingErrors), countText(s.skippedBytes),
+                         countText(s.truncatedPackets), countText(s.connects), countText(s.disconnects));
             }
             if (role == Qt::FontRole && column == Name) {
                 QFont font;
@@ -731,18 +510,18 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
             }
             return {};
         }
-        const RowNumbers numbers{&s.counters, &s.rates, stats::dropCount(s), stats::errorCount(s), row.gapBefore};
+        const Numbers numbers{&s.counters, &s.rates, stats::dropCount(s), stats::errorCount(s), row.gapBefore};
         if (role == Qt::ToolTipRole) {
             QString tip = countsToolTip(numbers, column);
             if (column == Drops)
                 tip = tr("Kernel %1, packet pool %2, network queue %3, process queue %4, record queue %5, forward queue %6")
-                          .arg(count(s.kernelDrops), count(s.poolDrops), count(s.networkQueue.drops),
-                               count(std::max(s.processQueue.drops, s.counters.processDrops)),
-                               count(std::max(s.recordQueue.drops, s.counters.recordDrops)),
-                               count(std::max(s.forwardQueue.drops, s.counters.forwardDrops)));
+                          .arg(countText(s.kernelDrops), countText(s.poolDrops), countText(s.networkQueue.drops),
+                               countText(std::max(s.processQueue.drops, s.counters.processDrops)),
+                               countText(std::max(s.recordQueue.drops, s.counters.recordDrops)),
+                               countText(std::max(s.forwardQueue.drops, s.counters.forwardDrops)));
             return tip.isEmpty() ? columnHelp(column) : columnHelp(column) + QStringLiteral("\n") + tip;
         }
-        return numberData(numbers, column, role);
+        return cellData(kColumns[static_cast<std::size_t>(column)], numbers, role);
     }
 
     const int streamRow = streamRowOf(index.internalId());
@@ -768,50 +547,27 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
         }
         return {};
     }
-    const RowNumbers numbers{&t.counters, &t.rates, stats::dropCount(t.counters), stats::errorCount(t.counters),
-                             row.gapBefore};
+    const Numbers numbers{&t.counters, &t.rates, stats::dropCount(t.counters), stats::errorCount(t.counters),
+                          row.gapBefore};
     if (role == Qt::ToolTipRole) {
         QString tip = countsToolTip(numbers, column);
         if (column == Drops)
             tip = tr("Network queue %1, process queue %2, record queue %3, forward queue %4")
-                      .arg(count(t.counters.networkDrops), count(t.counters.processDrops), count(t.counters.recordDrops),
-                           count(t.counters.forwardDrops));
+                      .arg(countText(t.counters.networkDrops), countText(t.counters.processDrops),
+                           countText(t.counters.recordDrops), countText(t.counters.forwardDrops));
         return tip.isEmpty() ? columnHelp(column) : columnHelp(column) + QStringLiteral("\n") + tip;
     }
-    return numberData(numbers, column, role);
+    return cellData(kColumns[static_cast<std::size_t>(column)], numbers, role);
 }
 
 QVariant StreamStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::ToolTipRole)
-        return columnHelp(section);
-    if (role == Qt::TextAlignmentRole)
-        return alignment(isCountColumn(section) || isRateColumn(section));
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Name: return tr("Stream / packet type");
-    case State: return tr("State / mode");
-    case Received: return tr("Received");
-    case Processed: return tr("Processed");
-    case Recorded: return tr("Recorded");
-    case Forwarded: return tr("Forwarded");
-    case Unknown: return tr("Unknown");
-    case Discarded: return tr("Discarded");
-    case Malformed: return tr("Malformed");
-    case SequenceErrors: return tr("Seq. errors");
-    case Lost: return tr("Lost");
-    case LargestGap: return tr("Largest gap");
-    case Duplicates: return tr("Duplicates");
-    case Drops: return tr("Drops");
-    case Errors: return tr("Errors");
-    case PacketsPerSecond: return tr("Packets/s");
-    case MegabitsPerSecond: return tr("Mbit/s");
-    case ParametersPerSecond: return tr("Parameters/s");
-    default: return {};
+    if (orientation == Qt::Horizontal && role == Qt::TextAlignmentRole) {
+        const bool number = section >= 0 && section < ColumnCount
+                            && kColumns[static_cast<std::size_t>(section)].format != CellFormat::Text;
+        return alignment(number);
     }
+    return headerDataOf<StreamStatisticsModel>(kColumns, section, orientation, role);
 }
 
 // ---- KeyedTableModel ----------------------------------------------------------------------------------
@@ -851,6 +607,36 @@ template <typename Row> void KeyedTableModel::syncRows(std::vector<Row>& rows, s
 
 // ---- QueueStatisticsModel -----------------------------------------------------------------------------
 
+// In Column order.
+const std::array<StatisticsColumn<QueueStatisticsModel::Row>, QueueStatisticsModel::ColumnCount>
+    QueueStatisticsModel::kColumns = {{
+        {QT_TR_NOOP("Stream"), QT_TR_NOOP("The stream the queue belongs to"), CellFormat::Text,
+         [](const Row& r) -> QVariant { return QString::fromStdString(r.stream); }},
+        {QT_TR_NOOP("Queue"),
+         QT_TR_NOOP("Network: from the receiver to the router. Process, record, forward: from the router to the "
+                    "processor, the recorder and the forwarder"),
+         CellFormat::Text, [](const Row& r) -> QVariant { return kindName(r.kind); }},
+        {QT_TR_NOOP("Fill"),
+         QT_TR_NOOP("The depth drawn against the capacity: green, amber from the warning threshold (the black "
+                    "tick), red when full; the blue mark is the high water"),
+         CellFormat::Fill, [](const Row& r) { return levelValue(r.queue); }},
+        {QT_TR_NOOP("Depth"), QT_TR_NOOP("Packets waiting in the queue now"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.queue.depth); }},
+        {QT_TR_NOOP("Capacity"), QT_TR_NOOP("The most packets the queue holds; one more is dropped"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.queue.capacity); }},
+        {QT_TR_NOOP("High water"),
+         QT_TR_NOOP("The deepest the queue has been (since the reset: sampled once a second until the "
+                    "engine's high water passes its value at the reset)"),
+         CellFormat::Count, [](const Row& r) { return countValue(r.queue.highWater); }},
+        {QT_TR_NOOP("Warning at"), QT_TR_NOOP("The depth at which the queue counts a warning (none: no threshold)"),
+         CellFormat::Count, [](const Row& r) { return countValue(r.queue.warningThreshold); },
+         [](const Row& r) { return r.queue.warningThreshold == 0 ? tr("none") : countText(r.queue.warningThreshold); }},
+        {QT_TR_NOOP("Warnings"), QT_TR_NOOP("Times the depth reached the warning threshold"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.queue.warnings); }, nullptr, CellTone::Notice},
+        {QT_TR_NOOP("Drops"), QT_TR_NOOP("Packets dropped because the queue was full"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.queue.drops); }, nullptr, CellTone::Loss},
+    }};
+
 QueueStatisticsModel::QueueStatisticsModel(QObject* parent) : KeyedTableModel(parent) {}
 
 QString QueueStatisticsModel::kindName(Kind kind)
@@ -866,36 +652,26 @@ QString QueueStatisticsModel::kindName(Kind kind)
 
 QString QueueStatisticsModel::columnHelp(int column)
 {
-    switch (column) {
-    case Stream: return tr("The stream the queue belongs to");
-    case Queue: return tr("Network: from the receiver to the router. Process, record, forward: from the router to the "
-                          "processor, the recorder and the forwarder");
-    case Fill: return tr("The depth drawn against the capacity: green, amber from the warning threshold (the black "
-                         "tick), red when full; the blue mark is the high water");
-    case Depth: return tr("Packets waiting in the queue now");
-    case Capacity: return tr("The most packets the queue holds; one more is dropped");
-    case HighWater: return tr("The deepest the queue has been (since the reset: sampled once a second until the "
-                              "engine's high water passes its value at the reset)");
-    case WarningThreshold: return tr("The depth at which the queue counts a warning (none: no threshold)");
-    case Warnings: return tr("Times the depth reached the warning threshold");
-    case Drops: return tr("Packets dropped because the queue was full");
-    default: return {};
-    }
+    return columnHelpOf<QueueStatisticsModel>(kColumns, column);
 }
 
 void QueueStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot)
 {
     std::vector<Row> rows;
     rows.reserve(snapshot.streams.size() * kQueuesPerStream);
-    for (const auto& s : snapshot.streams)
-        for (int q = 0; q < kQueuesPerStream; ++q)
-            rows.push_back({queueKey(s.name, q), s.name, static_cast<Kind>(q), queueOf(s, q)});
+    for (const auto& s : snapshot.streams) {
+        for (std::size_t q = 0; q < stats::kStreamQueues.size(); ++q) {
+            const stats::StreamQueueField& queue = stats::kStreamQueues[q];
+            rows.push_back({stats::queueKey(s.name, queue), s.name, static_cast<Kind>(q), s.*queue.member});
+        }
+    }
     syncRows(m_rows, std::move(rows));
 }
 
 int QueueStatisticsModel::rowOf(const QString& stream, Kind kind) const
 {
-    const std::string key = queueKey(stream.toStdString(), static_cast<int>(kind));
+    const std::string key
+        = stats::queueKey(stream.toStdString(), stats::kStreamQueues[static_cast<std::size_t>(kind)]);
     for (std::size_t i = 0; i < m_rows.size(); ++i)
         if (m_rows[i].key == key)
             return static_cast<int>(i);
@@ -914,84 +690,58 @@ int QueueStatisticsModel::columnCount(const QModelIndex& parent) const
 
 QVariant QueueStatisticsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= rowCount())
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
     const stats::QueueStats& q = row.queue;
-    const int column = index.column();
-    if (role == Qt::TextAlignmentRole)
-        return alignment(column >= Fill);
     if (role == Qt::ToolTipRole) {
-        if (column == Fill)
+        if (index.column() == Fill)
             return tr("%1 of %2 packets; high water %3; warning at %4")
-                .arg(count(q.depth), count(q.capacity), count(q.highWater),
-                     q.warningThreshold > 0 ? count(q.warningThreshold) : tr("none"));
-        return columnHelp(column);
+                .arg(countText(q.depth), countText(q.capacity), countText(q.highWater),
+                     q.warningThreshold > 0 ? countText(q.warningThreshold) : tr("none"));
+        return columnHelp(index.column());
     }
-    if (column == Fill)
-        return fillData(q, role);
-    if (role == Qt::ForegroundRole && column == Drops && q.drops > 0)
-        return QBrush(kLossColor);
-    if (role == Qt::ForegroundRole && column == Warnings && q.warnings > 0)
-        return QBrush(kNoticeColor);
-    if (role != Qt::DisplayRole && role != kStatisticsValueRole)
-        return {};
-    const bool display = role == Qt::DisplayRole;
-    const auto number = [display](std::uint64_t v) { return display ? QVariant(count(v)) : countValue(v); };
-    switch (column) {
-    case Stream: return QString::fromStdString(row.stream);
-    case Queue: return kindName(row.kind);
-    case Depth: return number(q.depth);
-    case Capacity: return number(q.capacity);
-    case HighWater: return number(q.highWater);
-    case WarningThreshold:
-        if (display && q.warningThreshold == 0)
-            return tr("none");
-        return number(q.warningThreshold);
-    case Warnings: return number(q.warnings);
-    case Drops: return number(q.drops);
-    default: return {};
-    }
+    return cellData(kColumns[static_cast<std::size_t>(index.column())], row, role);
 }
 
 QVariant QueueStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::ToolTipRole)
-        return columnHelp(section);
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Stream: return tr("Stream");
-    case Queue: return tr("Queue");
-    case Fill: return tr("Fill");
-    case Depth: return tr("Depth");
-    case Capacity: return tr("Capacity");
-    case HighWater: return tr("High water");
-    case WarningThreshold: return tr("Warning at");
-    case Warnings: return tr("Warnings");
-    case Drops: return tr("Drops");
-    default: return {};
-    }
+    return headerDataOf<QueueStatisticsModel>(kColumns, section, orientation, role);
 }
 
 // ---- ForwardStatisticsModel ---------------------------------------------------------------------------
+
+// In Column order.
+const std::array<StatisticsColumn<ForwardStatisticsModel::Row>, ForwardStatisticsModel::ColumnCount>
+    ForwardStatisticsModel::kColumns = {{
+        {QT_TR_NOOP("Destination"),
+         QT_TR_NOOP("Where packets are forwarded to, as configured (bytes exactly as received)"), CellFormat::Text,
+         [](const Row& r) -> QVariant { return QString::fromStdString(r.stats.destination); }},
+        {QT_TR_NOOP("State"), QT_TR_NOOP("The destination's connection state"), CellFormat::Text,
+         [](const Row& r) -> QVariant {
+             if (r.stats.state.empty())
+                 return r.stats.connected ? tr("connected") : tr("not connected");
+             return QString::fromStdString(r.stats.state);
+         },
+         nullptr, CellTone::Notice, [](const Row& r) { return !r.stats.connected; }},
+        {QT_TR_NOOP("Packets"), QT_TR_NOOP("Packets sent to this destination"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.packets); }},
+        {QT_TR_NOOP("Bytes"), QT_TR_NOOP("Bytes sent to this destination"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.bytes); }},
+        {QT_TR_NOOP("Not sent"),
+         QT_TR_NOOP("Packets not sent to this destination: down, not keeping up, or a send error"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.notSent); }, nullptr, CellTone::Loss},
+        {QT_TR_NOOP("Connects"), QT_TR_NOOP("Times the destination connected"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.connects); }},
+        {QT_TR_NOOP("Disconnects"), QT_TR_NOOP("Times the destination disconnected"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.disconnects); }},
+    }};
 
 ForwardStatisticsModel::ForwardStatisticsModel(QObject* parent) : KeyedTableModel(parent) {}
 
 QString ForwardStatisticsModel::columnHelp(int column)
 {
-    switch (column) {
-    case Destination: return tr("Where packets are forwarded to, as configured (bytes exactly as received)");
-    case State: return tr("The destination's connection state");
-    case Packets: return tr("Packets sent to this destination");
-    case Bytes: return tr("Bytes sent to this destination");
-    case NotSent: return tr("Packets not sent to this destination: down, not keeping up, or a send error");
-    case Connects: return tr("Times the destination connected");
-    case Disconnects: return tr("Times the destination disconnected");
-    default: return {};
-    }
+    return columnHelpOf<ForwardStatisticsModel>(kColumns, column);
 }
 
 void ForwardStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot)
@@ -1015,83 +765,69 @@ int ForwardStatisticsModel::columnCount(const QModelIndex& parent) const
 
 QVariant ForwardStatisticsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= rowCount())
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
-    const stats::ForwardStats& f = m_rows[static_cast<std::size_t>(index.row())].stats;
-    const int column = index.column();
-    if (role == Qt::TextAlignmentRole)
-        return alignment(column >= Packets);
     if (role == Qt::ToolTipRole)
-        return columnHelp(column);
-    if (role == Qt::ForegroundRole) {
-        if (column == NotSent && f.notSent > 0)
-            return QBrush(kLossColor);
-        if (column == State && !f.connected)
-            return QBrush(kNoticeColor);
-        return {};
-    }
-    if (role != Qt::DisplayRole && role != kStatisticsValueRole)
-        return {};
-    const bool display = role == Qt::DisplayRole;
-    const auto number = [display](std::uint64_t v) { return display ? QVariant(count(v)) : countValue(v); };
-    switch (column) {
-    case Destination: return QString::fromStdString(f.destination);
-    case State:
-        if (f.state.empty())
-            return f.connected ? tr("connected") : tr("not connected");
-        return QString::fromStdString(f.state);
-    case Packets: return number(f.packets);
-    case Bytes: return number(f.bytes);
-    case NotSent: return number(f.notSent);
-    case Connects: return number(f.connects);
-    case Disconnects: return number(f.disconnects);
-    default: return {};
-    }
+        return columnHelp(index.column());
+    return cellData(kColumns[static_cast<std::size_t>(index.column())], m_rows[static_cast<std::size_t>(index.row())],
+                    role);
 }
 
 QVariant ForwardStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::ToolTipRole)
-        return columnHelp(section);
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Destination: return tr("Destination");
-    case State: return tr("State");
-    case Packets: return tr("Packets");
-    case Bytes: return tr("Bytes");
-    case NotSent: return tr("Not sent");
-    case Connects: return tr("Connects");
-    case Disconnects: return tr("Disconnects");
-    default: return {};
-    }
+    return headerDataOf<ForwardStatisticsModel>(kColumns, section, orientation, role);
 }
 
 // ---- ConsumerStatisticsModel --------------------------------------------------------------------------
+
+// In Column order.
+const std::array<StatisticsColumn<ConsumerStatisticsModel::Row>, ConsumerStatisticsModel::ColumnCount>
+    ConsumerStatisticsModel::kColumns = {{
+        {QT_TR_NOOP("Consumer"), QT_TR_NOOP("The consumer's name, as it subscribed through the API"), CellFormat::Text,
+         [](const Row& r) -> QVariant { return QString::fromStdString(r.stats.name); }},
+        {QT_TR_NOOP("Receives"), QT_TR_NOOP("What it receives: whole packets or decoded parameters"), CellFormat::Text,
+         [](const Row& r) -> QVariant { return QString::fromStdString(r.stats.kind); },
+         [](const Row& r) {
+             const std::string& kind = r.stats.kind;
+             return kind == "packets"      ? tr("Packets")
+                    : kind == "parameters" ? tr("Parameters")
+                                           : QString::fromStdString(kind);
+         }},
+        {QT_TR_NOOP("Delivery"),
+         QT_TR_NOOP("Every sample: each one queued for the consumer. Newest: only the latest is kept"),
+         CellFormat::Text, [](const Row& r) -> QVariant { return QString::fromStdString(r.stats.delivery); },
+         [](const Row& r) {
+             const std::string& delivery = r.stats.delivery;
+             return delivery == "everySample" ? tr("Every sample")
+                    : delivery == "newest"    ? tr("Newest")
+                                              : QString::fromStdString(delivery);
+         }},
+        {QT_TR_NOOP("Queue"),
+         QT_TR_NOOP("The consumer's queue: its depth against its capacity, red when full (the blue mark is the high "
+                    "water)"),
+         CellFormat::Fill, [](const Row& r) { return levelValue(r.stats.queue); }},
+        {QT_TR_NOOP("Depth"), QT_TR_NOOP("Items waiting for the consumer now"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.queue.depth); }},
+        {QT_TR_NOOP("Capacity"), QT_TR_NOOP("The most items the consumer's queue holds; more are dropped"),
+         CellFormat::Count, [](const Row& r) { return countValue(r.stats.queue.capacity); }},
+        {QT_TR_NOOP("High water"), QT_TR_NOOP("The deepest the consumer's queue has been"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.queue.highWater); }},
+        {QT_TR_NOOP("Drops"), QT_TR_NOOP("Items dropped because the consumer's queue was full (it did not keep up)"),
+         CellFormat::Count, [](const Row& r) { return countValue(r.stats.queue.drops); }, nullptr, CellTone::Loss},
+        {QT_TR_NOOP("Delivered"), QT_TR_NOOP("Items the consumer has taken"), CellFormat::Count,
+         [](const Row& r) { return countValue(r.stats.delivered); }},
+    }};
 
 ConsumerStatisticsModel::ConsumerStatisticsModel(QObject* parent) : KeyedTableModel(parent) {}
 
 QString ConsumerStatisticsModel::columnHelp(int column)
 {
-    switch (column) {
-    case Name: return tr("The consumer's name, as it subscribed through the API");
-    case Kind: return tr("What it receives: whole packets or decoded parameters");
-    case Delivery: return tr("Every sample: each one queued for the consumer. Newest: only the latest is kept");
-    case Fill: return tr("The consumer's queue: its depth against its capacity, red when full (the blue mark is the high water)");
-    case Depth: return tr("Items waiting for the consumer now");
-    case Capacity: return tr("The most items the consumer's queue holds; more are dropped");
-    case HighWater: return tr("The deepest the consumer's queue has been");
-    case Drops: return tr("Items dropped because the consumer's queue was full (it did not keep up)");
-    case Delivered: return tr("Items the consumer has taken");
-    default: return {};
-    }
+    return columnHelpOf<ConsumerStatisticsModel>(kColumns, column);
 }
 
 void ConsumerStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot)
 {
-    const std::vector<std::string> keys = consumerKeys(snapshot.consumers);
+    const std::vector<std::string> keys = stats::consumerKeys(snapshot.consumers);
     std::vector<Row> rows;
     rows.reserve(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i)
@@ -1111,63 +847,17 @@ int ConsumerStatisticsModel::columnCount(const QModelIndex& parent) const
 
 QVariant ConsumerStatisticsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= rowCount())
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
-    const stats::ConsumerStats& c = m_rows[static_cast<std::size_t>(index.row())].stats;
-    const int column = index.column();
-    if (role == Qt::TextAlignmentRole)
-        return alignment(column >= Fill);
     if (role == Qt::ToolTipRole)
-        return columnHelp(column);
-    if (column == Fill)
-        return fillData(c.queue, role);
-    if (role == Qt::ForegroundRole && column == Drops && c.queue.drops > 0)
-        return QBrush(kLossColor);
-    if (role != Qt::DisplayRole && role != kStatisticsValueRole)
-        return {};
-    const bool display = role == Qt::DisplayRole;
-    const auto number = [display](std::uint64_t v) { return display ? QVariant(count(v)) : countValue(v); };
-    switch (column) {
-    case Name: return QString::fromStdString(c.name);
-    case Kind:
-        if (!display)
-            return QString::fromStdString(c.kind);
-        return c.kind == "packets" ? tr("Packets") : c.kind == "parameters" ? tr("Parameters") : QString::fromStdString(c.kind);
-    case Delivery:
-        if (!display)
-            return QString::fromStdString(c.delivery);
-        return c.delivery == "everySample" ? tr("Every sample")
-               : c.delivery == "newest"    ? tr("Newest")
-                                           : QString::fromStdString(c.delivery);
-    case Depth: return number(c.queue.depth);
-    case Capacity: return number(c.queue.capacity);
-    case HighWater: return number(c.queue.highWater);
-    case Drops: return number(c.queue.drops);
-    case Delivered: return number(c.delivered);
-    default: return {};
-    }
+        return columnHelp(index.column());
+    return cellData(kColumns[static_cast<std::size_t>(index.column())], m_rows[static_cast<std::size_t>(index.row())],
+                    role);
 }
 
 QVariant ConsumerStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::ToolTipRole)
-        return columnHelp(section);
-    if (role != Qt::DisplayRole)
-        return {};
-    switch (section) {
-    case Name: return tr("Consumer");
-    case Kind: return tr("Receives");
-    case Delivery: return tr("Delivery");
-    case Fill: return tr("Queue");
-    case Depth: return tr("Depth");
-    case Capacity: return tr("Capacity");
-    case HighWater: return tr("High water");
-    case Drops: return tr("Drops");
-    case Delivered: return tr("Delivered");
-    default: return {};
-    }
+    return headerDataOf<ConsumerStatisticsModel>(kColumns, section, orientation, role);
 }
 
 } // namespace telestation::ui

@@ -1,25 +1,23 @@
 // Models over the station's statistics snapshot (stats::StationSnapshot) for the statistics dialog:
 // a tree of streams and their packet types with every counter and rate, the queues of each stream,
 // the forward destinations and the API consumers. They are fed a snapshot at a time (1 Hz, by the
-// dialog's timer) and update their rows in place — dataChanged for changed rows, row inserts and
-// removals only when a stream, packet type, destination or consumer appears or vanishes — so that the
-// views keep their selection, expansion and scroll position.
-//
-// StatisticsBaseline is the dialog's Reset: it remembers a snapshot and turns later snapshots into
-// "since the reset" views. It never touches the engine, whose counters stay totals since start.
+// dialog's timer; after the dialog's Reset, through stats::StatisticsBaseline) and update their rows
+// in place — dataChanged for changed rows, row inserts and removals only when a stream, packet type,
+// destination or consumer appears or vanishes — so that the views keep their selection, expansion and
+// scroll position. Each model describes its columns once, in a table of StatisticsColumn.
 #pragma once
 
 #include "core/stats/snapshot.hpp"
+#include "core/stats/statistics_baseline.hpp"
 
 #include <QAbstractItemModel>
 #include <QAbstractTableModel>
 #include <QString>
+#include <QVariant>
 
+#include <array>
 #include <cstdint>
-#include <map>
 #include <string>
-#include <unordered_map>
-#include <utility>
 #include <vector>
 
 namespace telestation::ui {
@@ -30,50 +28,25 @@ inline constexpr int kStatisticsValueRole = Qt::UserRole + 1;
 // A QueueLevel (ui/widgets/queue_bar.hpp) for the cells QueueBarDelegate paints.
 inline constexpr int kQueueLevelRole = Qt::UserRole + 2;
 
-// "Reset" for a view: counters shown as (current − baseline). What it does to each kind of number:
-// - Counters (packets, bytes, errors, drops, warnings, connects, delivered ...): current − baseline.
-//   A counter below its baseline means the station or the item restarted: it is shown as it is.
-// - Queue depth, capacity and warning threshold: never baselined (they are states, not totals).
-// - High water (queues, consumer queues): the engine keeps only its maximum since start. After a
-//   reset the view shows the deepest depth it sampled since the reset (a lower bound, sampled at each
-//   apply()), until the engine's high water rises above its value at the reset — from then on the
-//   engine's value, which is exact.
-// - Largest gap: likewise a maximum since start. After a reset it shows 0 until the engine sees a gap
-//   larger than the largest before the reset; largestGapBefore() lets a view say "≤ N" meanwhile.
-// - Rates, CPU, uptime, states: passed through.
-// Items that appear after the reset (a new stream, packet type, destination or consumer) count from 0
-// anyway: they are shown as they are.
-class StatisticsBaseline {
-public:
-    // Makes `snapshot` the zero of the view.
-    void reset(const stats::StationSnapshot& snapshot);
-    // No baseline: apply() passes snapshots through.
-    void clear();
-    [[nodiscard]] bool active() const noexcept { return m_active; }
-    // When reset() was called (the baseline's timeNs; 0 when not active).
-    [[nodiscard]] std::int64_t resetTimeNs() const noexcept { return m_active ? m_base.timeNs : 0; }
+// How a statistics model's column is written, described once per column (the models' kColumns):
+// its header and tool tip, and how a row's cell is found and written.
+enum class CellFormat {
+    Text,  // a QString, shown as it is; left-aligned
+    Count, // qulonglong, shown exact with digit grouping
+    Rate,  // double, shown compact (97.1k)
+    Fill,  // a QueueLevel for the bar (kQueueLevelRole); depth / capacity as the value, "N%" as text
+};
+// The foreground of a cell that is `flagged`.
+enum class CellTone { Plain, Loss, Notice };
 
-    // The view of `current` since the reset. Not const: it samples the queue depths for the high water.
-    [[nodiscard]] stats::StationSnapshot apply(const stats::StationSnapshot& current);
-
-    // The largest gap at the reset of a stream (type == nullptr) or one of its packet types; 0 when
-    // there is no baseline or it did not have the item.
-    [[nodiscard]] std::uint64_t largestGapBefore(const std::string& stream,
-                                                 const stats::PacketTypeStats* type = nullptr) const;
-
-private:
-    [[nodiscard]] std::uint64_t sampledHighWater(const std::string& key, const stats::QueueStats& now,
-                                                 const stats::QueueStats& base);
-    [[nodiscard]] const stats::StreamStats* baseStream(const std::string& name) const;
-    [[nodiscard]] const stats::PacketTypeStats* baseType(const std::string& stream, const std::string& typeKey) const;
-
-    bool m_active = false;
-    stats::StationSnapshot m_base;
-    // Lookups into m_base (which does not change until the next reset): by stream name, and by
-    // stream name + '\n' + packetTypeKey.
-    std::unordered_map<std::string, std::size_t> m_streamIndex;
-    std::unordered_map<std::string, std::pair<std::size_t, std::size_t>> m_typeIndex;
-    std::map<std::string, std::uint64_t, std::less<>> m_observedDepth; // queue key -> deepest seen since reset
+template <typename Row> struct StatisticsColumn {
+    const char* header;                     // QT_TR_NOOP: translated by the model
+    const char* help;                       // the header's and the cells' tool tip (QT_TR_NOOP)
+    CellFormat format;
+    QVariant (*value)(const Row&);          // kStatisticsValueRole; Fill: the QueueLevel (kQueueLevelRole)
+    QString (*text)(const Row&) = nullptr;  // Qt::DisplayRole when not the formatted value
+    CellTone tone = CellTone::Plain;
+    bool (*flagged)(const Row&) = nullptr;  // when the tone applies; nullptr: a count above 0
 };
 
 // Streams (top-level rows) and their packet types (children), one column per counter and rate.
@@ -107,7 +80,8 @@ public:
 
     // Shows `snapshot` (already baselined by the caller). `baseline`, when given, lets the largest gap
     // column say "≤ N" after a reset; it must outlive the model or be replaced by the next call.
-    void setSnapshot(const stats::StationSnapshot& snapshot, const StatisticsBaseline* baseline = nullptr);
+    void setSnapshot(const stats::StationSnapshot& snapshot,
+                     const stats::StatisticsBaseline* baseline = nullptr);
 
     // The row of a stream, or of a packet type (by its name) under its stream; invalid when absent.
     [[nodiscard]] QModelIndex streamIndex(const QString& stream, int column = Name) const;
@@ -124,6 +98,25 @@ public:
     [[nodiscard]] static QString columnHelp(int column);
 
 private:
+    // The numbers of one row, a stream's or a packet type's: what the number columns read.
+    struct Numbers {
+        const stats::PacketCounters* counters = nullptr;
+        const stats::Rates* rates = nullptr;
+        std::uint64_t drops = 0;
+        std::uint64_t errors = 0;
+        std::uint64_t gapBefore = 0; // the baseline's largest gap
+
+        // After a reset, a gap no larger than the one before it cannot be told apart: say so.
+        [[nodiscard]] bool gapBounded() const
+        {
+            return gapBefore > 0 && counters->largestGap == 0 && counters->sequenceErrors > 0;
+        }
+    };
+    // Name and State are written by data() (they differ between streams and packet types).
+    static const std::array<StatisticsColumn<Numbers>, ColumnCount> kColumns;
+    // What a number cell's tool tip adds to the column's help (empty: nothing).
+    [[nodiscard]] static QString countsToolTip(const Numbers& numbers, int column);
+
     struct TypeRow {
         std::string key;
         stats::PacketTypeStats stats;
@@ -138,7 +131,8 @@ private:
     };
 
     [[nodiscard]] int streamRowOf(quintptr id) const;
-    void syncTypes(int streamRow, std::vector<stats::PacketTypeStats>& types, const StatisticsBaseline* baseline);
+    void syncTypes(int streamRow, std::vector<stats::PacketTypeStats>& types,
+                   const stats::StatisticsBaseline* baseline);
 
     std::vector<StreamRow> m_streams;
     quintptr m_nextId = 1;
@@ -162,7 +156,7 @@ public:
     // Fill: the bar (kQueueLevelRole; its value is depth / capacity, 0..1); Depth: the number.
     enum Column { Stream, Queue, Fill, Depth, Capacity, HighWater, WarningThreshold, Warnings, Drops, ColumnCount };
     enum class Kind { Network, Process, Record, Forward };
-    static constexpr int kQueuesPerStream = 4;
+    static constexpr int kQueuesPerStream = static_cast<int>(stats::kStreamQueues.size());
 
     explicit QueueStatisticsModel(QObject* parent = nullptr);
 
@@ -184,6 +178,7 @@ private:
         stats::QueueStats queue;
         friend bool operator==(const Row&, const Row&) = default;
     };
+    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
     std::vector<Row> m_rows;
 };
 
@@ -210,6 +205,7 @@ private:
         stats::ForwardStats stats;
         friend bool operator==(const Row&, const Row&) = default;
     };
+    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
     std::vector<Row> m_rows;
 };
 
@@ -237,13 +233,8 @@ private:
         stats::ConsumerStats stats;
         friend bool operator==(const Row&, const Row&) = default;
     };
+    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
     std::vector<Row> m_rows;
 };
-
-// Key of a packet type within its stream: (name, APID, secondary id) — the unknown type and a
-// defined APID 0 stay apart.
-[[nodiscard]] std::string packetTypeKey(const stats::PacketTypeStats& type);
-// Keys of the consumers in snapshot order: kind, name and, for repeated names, an occurrence number.
-[[nodiscard]] std::vector<std::string> consumerKeys(const std::vector<stats::ConsumerStats>& consumers);
 
 } // namespace telestation::ui

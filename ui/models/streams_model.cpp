@@ -2,6 +2,7 @@
 
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -17,15 +18,10 @@ namespace {
 const QColor kErrorColour(0xc0, 0x39, 0x2b);
 const QColor kIdleColour(0x80, 0x80, 0x80);
 
-QString count(std::uint64_t value)
-{
-    return QLocale().toString(static_cast<qulonglong>(value));
-}
-
 QString megabits(double value)
 {
     if (value >= 1000)
-        return QString::fromStdString(stats::formatCompact(value));
+        return compactText(value);
     return QLocale().toString(value, 'f', value < 10 ? 2 : 1);
 }
 
@@ -123,7 +119,7 @@ QString StreamsModel::stateText(const config::StreamProfile& profile, const stat
 QString StreamsModel::lossTooltip(const stats::StreamStats& s)
 {
     const auto line = [](const QString& what, std::uint64_t value) {
-        return QStringLiteral("%1: %2").arg(what, count(value));
+        return QStringLiteral("%1: %2").arg(what, countText(value));
     };
     const std::uint64_t process = std::max(s.counters.processDrops, s.processQueue.drops);
     const std::uint64_t record = std::max(s.counters.recordDrops, s.recordQueue.drops);
@@ -151,11 +147,11 @@ QVariant StreamsModel::display(const Row& row, int column) const
     case State:
         return stateText(row.profile, s);
     case PacketRate:
-        return QString::fromStdString(stats::formatCompact(s.rates.packetsPerSecond));
+        return compactText(s.rates.packetsPerSecond);
     case DataRate:
         return megabits(s.rates.megabitsPerSecond);
     case Loss:
-        return count(lossOf(s));
+        return countText(lossOf(s));
     case Progress:
         if (s.progress < 0)
             return QString();
@@ -218,7 +214,7 @@ QVariant StreamsModel::data(const QModelIndex& index, int role) const
         case PacketRate:
         case DataRate:
             return tr("Over the last refresh interval; %1 packets, %2 bytes received in all")
-                .arg(count(s.counters.packetsReceived), count(s.counters.bytesReceived));
+                .arg(countText(s.counters.packetsReceived), countText(s.counters.bytesReceived));
         default:
             return {};
         }

@@ -1,10 +1,10 @@
 #include "core/config/mission_file.hpp"
 #include "ui/session/station_session.hpp"
 
+#include "core/common/clock.hpp"
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
 
-#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 
@@ -20,11 +20,6 @@ namespace {
 QString text(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-std::int64_t nowNs()
-{
-    return QDateTime::currentMSecsSinceEpoch() * 1'000'000;
 }
 
 // The mission database a profile names, resolved like loadProfileFile does for relative paths.
@@ -359,7 +354,7 @@ void StationSession::note(pipeline::EventSeverity severity, const QString& strea
     collectStationEvents(); // keep the order: what the station said before this note comes first
     pipeline::StationEvent e;
     e.number = m_nextEvent++;
-    e.timeNs = nowNs();
+    e.timeNs = clock::realtimeNs();
     e.severity = severity;
     e.stream = stream.toStdString();
     e.text = message.toStdString();

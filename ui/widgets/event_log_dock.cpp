@@ -1,5 +1,7 @@
 #include "ui/widgets/event_log_dock.hpp"
 
+#include "ui/text/number_format.hpp"
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -175,11 +177,10 @@ void EventLogDock::updateStatus()
                        .arg(locale.toString(m_filter->rowCount()), locale.toString(m_model->rowCount()));
     if (m_model->droppedCount() > 0)
         text += tr("; %1 oldest removed (the log keeps %2)")
-                    .arg(locale.toString(static_cast<qulonglong>(m_model->droppedCount())),
-                         locale.toString(static_cast<qulonglong>(m_model->capacity())));
+                    .arg(countText(m_model->droppedCount()), countText(m_model->capacity()));
     if (m_model->missedCount() > 0)
         text += tr("; %1 missed (the station keeps only its newest events)")
-                    .arg(locale.toString(static_cast<qulonglong>(m_model->missedCount())));
+                    .arg(countText(m_model->missedCount()));
     m_status->setText(text);
 }
 

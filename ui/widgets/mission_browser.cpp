@@ -2,6 +2,7 @@
 
 #include "ui/dialogs/definition_file_dialog.hpp"
 #include "ui/models/mission_tree_model.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QEvent>
 #include <QFileDialog>
@@ -209,9 +210,8 @@ void MissionBrowser::updateSummary()
     }
     const QLocale locale;
     const QString name = db->name.empty() ? tr("(unnamed mission)") : QString::fromStdString(db->name);
-    const auto total = static_cast<qulonglong>(db->parameterCount());
     QString text = tr("%1 \u2014 %2 packet types, %3 parameters")
-                       .arg(name, locale.toString(static_cast<qulonglong>(db->packets.size())), locale.toString(total));
+                       .arg(name, countText(db->packets.size()), countText(db->parameterCount()));
     if (!m_filter->filterRegularExpression().pattern().isEmpty())
         text += tr("; %1 shown").arg(locale.toString(shownParameterCount()));
     m_summary->setText(text);

@@ -1,8 +1,9 @@
 #include "ui/widgets/queue_bar.hpp"
 
+#include "ui/text/number_format.hpp"
+
 #include <QApplication>
 #include <QFontMetrics>
-#include <QLocale>
 #include <QPainter>
 #include <QStyle>
 
@@ -19,9 +20,7 @@ constexpr int kHorizontalMargin = 1;
 
 QString levelText(const QueueLevel& level)
 {
-    const QLocale locale;
-    return QStringLiteral("%1 / %2").arg(locale.toString(static_cast<qulonglong>(level.depth)),
-                                         locale.toString(static_cast<qulonglong>(level.capacity)));
+    return QStringLiteral("%1 / %2").arg(countText(level.depth), countText(level.capacity));
 }
 
 } // namespace
@@ -37,11 +36,8 @@ void QueueBar::setLevel(const QueueLevel& level)
         return;
     m_level = level;
     setToolTip(tr("Depth %1 of %2 packets; high water %3; warning at %4")
-                   .arg(QLocale().toString(static_cast<qulonglong>(level.depth)),
-                        QLocale().toString(static_cast<qulonglong>(level.capacity)),
-                        QLocale().toString(static_cast<qulonglong>(level.highWater)),
-                        level.warningThreshold > 0 ? QLocale().toString(static_cast<qulonglong>(level.warningThreshold))
-                                                   : tr("none")));
+                   .arg(countText(level.depth), countText(level.capacity), countText(level.highWater),
+                        level.warningThreshold > 0 ? countText(level.warningThreshold) : tr("none")));
     update();
 }
 

@@ -5,6 +5,7 @@
 #include "core/pipeline/station.hpp"
 #include "core/record/playback.hpp"
 #include "ui/models/recordings_model.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,7 +19,6 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSet>
@@ -425,9 +425,8 @@ void RecordingsBrowser::onListed()
         std::uint64_t packets = 0;
         for (const auto& s : listing.segments)
             packets += s.packets;
-        const QLocale locale;
         QString text = (listing.segments.size() == 1 ? tr("1 segment") : tr("%1 segments").arg(listing.segments.size()))
-            + tr(", %1 packets").arg(locale.toString(static_cast<qulonglong>(packets)));
+            + tr(", %1 packets").arg(countText(packets));
         if (listing.readOnly)
             text += tr(" (being recorded: read without changing the catalog)");
         showListMessage(text, false);
