@@ -170,7 +170,7 @@ int main(int argc, char** argv)
             return 1;
         }
     }
-    const auto profile = session.profile();
+    const auto& profile = session.profile();
     if (const auto warning = app::setupLogging(profile.logDirectory, profile.logLevel); !warning.empty())
         std::fprintf(stderr, "telestation: %s\n", warning.c_str());
     spdlog::info("Telestation {} starting; profile {}; mission database {}", kVersion,

@@ -54,9 +54,9 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
     setDockNestingEnabled(true);
     setDockOptions(QMainWindow::AllowTabbedDocks | QMainWindow::AllowNestedDocks | QMainWindow::AnimatedDocks);
 
-    m_streams = new StreamsPanel(this);
+    m_streams = new StreamsPanel(m_session, this);
     m_streams->setObjectName(QStringLiteral("streamsPanel"));
-    m_packets = new PacketTable(this);
+    m_packets = new PacketTable(m_session, this);
     m_packets->setObjectName(QStringLiteral("packetTable"));
     m_splitter = new QSplitter(Qt::Vertical, this);
     m_splitter->setObjectName(QStringLiteral("configSplitter"));
@@ -72,7 +72,7 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
     browserDock->setWidget(m_browser);
     addDockWidget(Qt::LeftDockWidgetArea, browserDock);
 
-    m_recordings = new RecordingsBrowser(this);
+    m_recordings = new RecordingsBrowser(m_session, this);
     auto* recordingsDock = new QDockWidget(tr("Recordings"), this);
     recordingsDock->setObjectName(QStringLiteral("recordingsDock"));
     recordingsDock->setWidget(m_recordings);
@@ -203,7 +203,6 @@ void MainWindow::connectViews()
         if (!m_session.stopStream(name, &error))
             report(tr("Stop stream"), error);
     });
-    connect(m_packets, &PacketTable::settingsChanged, &m_session, &StationSession::markDirty);
     connect(m_browser, &MissionBrowser::parametersActivated, this, &MainWindow::addParametersToValues);
     connect(m_recordings, &RecordingsBrowser::playRequested, this, [this](const QString& name, const QString& url) {
         config::StreamProfile s;
@@ -248,9 +247,8 @@ void MainWindow::stationChanged(pipeline::Station* station)
     for (auto* dock : displays())
         dock->attach(station);
     if (station) {
-        const auto profile = m_session.profile();
+        const config::StationProfile& profile = m_session.profile();
         m_recordings->setRecordingDirectory(QString::fromStdString(profile.recordingDirectory));
-        m_recordings->setExistingStreams(m_session.streamNames());
         if (!profile.streams.empty())
             m_packets->setStream(QString::fromStdString(profile.streams.front().name));
     }
@@ -420,7 +418,7 @@ DisplayDock* MainWindow::openDisplay(QJsonObject spec)
     if (name.isEmpty())
         name = nextDisplayName();
     spec.remove(kDockNameKey);
-    auto* dock = new DisplayDock(spec, m_session.station(), this);
+    auto* dock = new DisplayDock(spec, m_session.station(), m_session.snapshots(), this);
     dock->setObjectName(name);
     addDockWidget(Qt::RightDockWidgetArea, dock);
     if (auto* values = qobject_cast<ValueDisplay*>(dock->display()))
@@ -434,7 +432,7 @@ DisplayDock* MainWindow::newDisplay(const QString& type)
 {
     QJsonObject spec{{QStringLiteral("type"), type}};
     if (type == QLatin1String("packet")) {
-        const auto profile = m_session.profile();
+        const config::StationProfile& profile = m_session.profile();
         const auto* db = m_session.database();
         if (profile.streams.empty() || !db || db->packets.empty()) {
             report(tr("Packet view"), tr("A packet view needs a stream and a mission database with packets."));
@@ -554,12 +552,7 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
 StatisticsDialog* MainWindow::statisticsDialog()
 {
     if (!m_statistics) {
-        m_statistics = new StatisticsDialog(
-            [this] {
-                const auto* station = m_session.station();
-                return station ? station->snapshot() : stats::StationSnapshot{};
-            },
-            this);
+        m_statistics = new StatisticsDialog(m_session.snapshots(), this);
         m_statistics->setObjectName(QStringLiteral("statisticsDialog"));
     }
     return m_statistics;

@@ -6,7 +6,8 @@
 // can be tabbed, split or floated. Window geometry, dock layout, the splitter and the open displays are
 // kept in QSettings and come back at the next start; recent profiles too.
 //
-// Nothing here runs per packet: every view polls the engine on its own timer while visible.
+// Nothing here runs per packet: the views that show counts share the session's snapshot of each tick
+// (once a second) while visible; displays poll their own API subscriptions.
 #pragma once
 
 #include <QJsonObject>

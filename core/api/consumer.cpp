@@ -170,12 +170,18 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
     if (ids.empty())
         for (std::uint32_t id = 0; id < types.totalParameters(); ++id)
             ids.push_back(id);
-    sub->m_parameters = std::move(ids);
-    for (std::uint16_t s = 0; s < station.streamCount(); ++s)
-        if (*stream == pipeline::kAllStreams || *stream == s)
-            sub->m_streams.push_back(s);
-    sub->m_seenUpdates.assign(sub->m_streams.size() * sub->m_parameters.size(), 0);
+    for (std::uint16_t s = 0; s < station.streamCount(); ++s) {
+        if (*stream != pipeline::kAllStreams && *stream != s)
+            continue;
+        for (const std::uint32_t id : ids)
+            sub->m_newest.push_back({s, id, types.parameter(id).typeIndex, 0});
+    }
     return sub;
+}
+
+std::unique_ptr<ParameterSubscription> ParameterSubscription::createNewest(pipeline::Station& station)
+{
+    return std::unique_ptr<ParameterSubscription>(new ParameterSubscription(station, Delivery::Newest));
 }
 
 ParameterSubscription::~ParameterSubscription()
@@ -184,33 +190,67 @@ ParameterSubscription::~ParameterSubscription()
         pipeline::StationAccess::remove(m_station, m_queue.get());
 }
 
+std::uint64_t ParameterSubscription::updates(const Newest& entry) const
+{
+    return pipeline::StationAccess::currentValues(m_station, entry.streamId).updates(entry.typeIndex);
+}
+
 std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
 {
     if (m_queue)
         return m_queue->take(out);
-    // Newest value: each subscribed parameter remembers the update count of its packet type when it
-    // was last delivered; a parameter is due when the count moved. A full buffer leaves the rest due
-    // for the next poll, which goes on from where this one stopped (no parameter is starved).
+    // Newest value: each subscribed pair remembers the update count of its packet type when it was
+    // last delivered; a pair is due when the count moved. A full buffer leaves the rest due for the
+    // next poll, which goes on from where this one stopped (no pair is starved).
     std::size_t n = 0;
-    const auto& types = m_station.types();
-    const std::size_t total = m_streams.size() * m_parameters.size();
+    const std::size_t total = m_newest.size();
     const std::size_t start = m_cursor;
     for (std::size_t step = 0; step < total && n < out.size(); ++step) {
         const std::size_t at = (start + step) % total;
-        const std::size_t si = at / m_parameters.size();
-        const std::uint32_t id = m_parameters[at % m_parameters.size()];
-        const std::uint16_t stream = m_streams[si];
-        const std::uint64_t updates = pipeline::StationAccess::currentValues(m_station, stream).updates(types.parameter(id).typeIndex);
-        std::uint64_t& seen = m_seenUpdates[at];
-        if (updates == seen)
+        Newest& entry = m_newest[at];
+        const std::uint64_t now = updates(entry);
+        if (now == entry.seenUpdates)
             continue;
-        seen = updates;
-        if (auto sample = m_reader.read(stream, id))
+        entry.seenUpdates = now;
+        if (auto sample = m_reader.read(entry.streamId, entry.parameterId))
             out[n++] = *sample;
         m_cursor = (at + 1) % total;
     }
     m_delivered += n;
     return n;
+}
+
+std::optional<ParameterSample> ParameterSubscription::add(std::uint16_t streamId, std::uint32_t parameterId, bool* added)
+{
+    if (added)
+        *added = false;
+    if (m_queue || streamId >= m_station.streamCount() || parameterId >= m_station.types().totalParameters())
+        return std::nullopt;
+    const bool subscribed = std::any_of(m_newest.begin(), m_newest.end(), [&](const Newest& e) {
+        return e.streamId == streamId && e.parameterId == parameterId;
+    });
+    if (subscribed)
+        return std::nullopt;
+    Newest entry{streamId, parameterId, m_station.types().parameter(parameterId).typeIndex, 0};
+    // The count first: a packet arriving between the two reads is reported again at the next poll.
+    entry.seenUpdates = updates(entry);
+    m_newest.push_back(entry);
+    if (added)
+        *added = true;
+    return m_reader.read(streamId, parameterId);
+}
+
+bool ParameterSubscription::remove(std::uint16_t streamId, std::uint32_t parameterId)
+{
+    const auto it = std::find_if(m_newest.begin(), m_newest.end(), [&](const Newest& e) {
+        return e.streamId == streamId && e.parameterId == parameterId;
+    });
+    if (it == m_newest.end())
+        return false;
+    m_newest.erase(it);
+    if (m_cursor >= m_newest.size())
+        m_cursor = 0;
+    return true;
 }
 
 std::uint64_t ParameterSubscription::drops() const noexcept

@@ -107,11 +107,23 @@ public:
     };
     // Errors: no such stream; a name that is not a parameter (all such names listed).
     [[nodiscard]] static Result<std::unique_ptr<ParameterSubscription>> create(pipeline::Station& station, const Options& options);
+    // Newest value of no parameter yet: the (stream, parameter) pairs come and go with add() and
+    // remove() (a table of values the operator edits).
+    [[nodiscard]] static std::unique_ptr<ParameterSubscription> createNewest(pipeline::Station& station);
     ~ParameterSubscription();
 
     // Every sample: the oldest queued samples. Newest: the current value of each subscribed parameter
     // that changed since the previous poll (Process Entire Packet and Process On Demand types).
     [[nodiscard]] std::size_t poll(std::span<ParameterSample> out);
+
+    // Newest value only. add() subscribes to one parameter of one stream and returns its current
+    // value (nullopt: none yet, or a Pass Thru type); poll() then reports it only when its packet type
+    // updates again. False / nullopt for a stream or parameter the station does not have, or a pair
+    // already subscribed (`added` says which). remove() forgets a pair; false when it was not there.
+    std::optional<ParameterSample> add(std::uint16_t streamId, std::uint32_t parameterId, bool* added = nullptr);
+    bool remove(std::uint16_t streamId, std::uint32_t parameterId);
+    // Newest value: how many (stream, parameter) pairs are subscribed.
+    [[nodiscard]] std::size_t size() const noexcept { return m_newest.size(); }
     [[nodiscard]] std::uint64_t drops() const noexcept;
     [[nodiscard]] std::uint64_t delivered() const noexcept;
 
@@ -122,11 +134,16 @@ private:
     pipeline::Station& m_station;
     Delivery m_delivery;
     std::shared_ptr<pipeline::ParameterSubscriptionQueue> m_queue; // every sample
-    // Newest value: the parameters, per stream, and the packet types' update counts at the last poll.
-    std::vector<std::uint16_t> m_streams;
-    std::vector<std::uint32_t> m_parameters;
-    std::vector<std::uint64_t> m_seenUpdates; // per (stream index, parameter): the type's update count when delivered
-    std::size_t m_cursor = 0;                 // where the next poll starts
+    // Newest value: each (stream, parameter) pair with its packet type's update count when delivered.
+    struct Newest {
+        std::uint16_t streamId = 0;
+        std::uint32_t parameterId = 0;
+        std::uint32_t typeIndex = 0;
+        std::uint64_t seenUpdates = 0;
+    };
+    [[nodiscard]] std::uint64_t updates(const Newest& entry) const;
+    std::vector<Newest> m_newest;
+    std::size_t m_cursor = 0; // where the next poll starts
     ParameterReader m_reader;
     std::uint64_t m_delivered = 0;
 };

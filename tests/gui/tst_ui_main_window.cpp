@@ -1,17 +1,21 @@
 // The main window over a real session (two UDP streams on loopback, the training mission database):
 // the views follow the station, a packet mode changed in the packet table marks the profile unsaved,
 // a stream added through the streams panel's signal rebuilds the station while the displays survive,
-// display files and the window layout round-trip, and the statistics dialog shows the engine's counts.
+// display files and the window layout round-trip, the statistics dialog shows the engine's counts,
+// and every view that shows counts shows the one snapshot the session took at each tick.
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
+#include "ui/displays/packet_view.hpp"
 #include "ui/main_window.hpp"
 #include "ui/models/packet_settings_model.hpp"
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/packet_table.hpp"
+#include "ui/widgets/recordings_browser.hpp"
 #include "ui/widgets/streams_panel.hpp"
 
+#include <QDockWidget>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -247,13 +251,51 @@ private slots:
         window.showStatistics();
         auto* dialog = window.statisticsDialog();
         QVERIFY(dialog->isVisible());
-        dialog->refresh();
+        session.snapshots().tick();
         const auto engine = station.snapshot();
         const auto& shown = dialog->shownSnapshot();
         QCOMPARE(shown.streams.size(), engine.streams.size());
         QCOMPARE(shown.streams[0].counters.packetsReceived, engine.streams[0].counters.packetsReceived);
         QCOMPARE(shown.streams[0].counters.packetsProcessed, engine.streams[0].counters.packetsProcessed);
         QCOMPARE(shown.streams[0].counters.bytesReceived, engine.streams[0].counters.bytesReceived);
+    }
+
+    // One snapshot per tick: the streams panel, the packet table, a packet view, the recordings browser
+    // and the statistics dialog, all visible, show the very snapshot the session took (the same
+    // object, not one of their own), at a tick asked for and at the session's own ticks.
+    void everyViewShowsTheSessionsTick()
+    {
+        QTemporaryDir dir;
+        ui::StationSession session;
+        QString error;
+        QVERIFY(session.open(profileIn(dir), {}, &error));
+        ui::MainWindow window(session);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* packetDock = window.openDisplay(packetSpec());
+        packetDock->show();
+        auto* packetView = qobject_cast<ui::PacketView*>(packetDock->display());
+        QVERIFY(packetView);
+        auto* recordingsDock = window.findChild<QDockWidget*>(QStringLiteral("recordingsDock"));
+        QVERIFY(recordingsDock);
+        recordingsDock->raise(); // tabbed behind the mission database
+        window.showStatistics();
+        auto* dialog = window.statisticsDialog();
+        QTRY_VERIFY(packetView->isVisible() && window.recordingsBrowser()->isVisible() && dialog->isVisible());
+
+        const auto everyViewShows = [&](const ui::SharedSnapshot& snapshot) {
+            return snapshot && window.streamsPanel()->feedSnapshot() == snapshot
+                   && window.packetTable()->feedSnapshot() == snapshot && packetView->feedSnapshot() == snapshot
+                   && window.recordingsBrowser()->feedSnapshot() == snapshot && dialog->feedSnapshot() == snapshot;
+        };
+        const auto taken = session.snapshots().snapshotsTaken();
+        session.snapshots().tick();
+        QCOMPARE(session.snapshots().snapshotsTaken(), taken + 1);
+        QVERIFY(everyViewShows(session.snapshots().latest()));
+
+        // The session's own ticks, once a second.
+        QTRY_VERIFY_WITH_TIMEOUT(session.snapshots().snapshotsTaken() >= taken + 3, 5000);
+        QVERIFY(everyViewShows(session.snapshots().latest()));
     }
 };
 

@@ -1,7 +1,7 @@
-// The packet table against a real station (UDP on loopback, port 0, the training mission database):
+// The packet table against a real session (UDP on loopback, port 0, the training mission database):
 // one row per packet type plus the unknown packets; the mode changed through the combo-box delegate,
 // record through the check box and the forward destinations through their dialog all reach the
-// station (profile and engine) and are announced; refused changes show the engine's reason and leave
+// station through the session (its profile, the engine, unsaved changes) and are announced; refused changes show the engine's reason and leave
 // the cell as it was; the live counts equal the snapshot's counters of the stream's packet types.
 #include "core/config/station_profile.hpp"
 #include "core/mdb/sqlite_store.hpp"
@@ -11,6 +11,7 @@
 #include "ui/dialogs/forward_editor_dialog.hpp"
 #include "ui/models/packet_settings_model.hpp"
 #include "ui/widgets/packet_table.hpp"
+#include "tests/support/gui_session.hpp"
 
 #include <QApplication>
 #include <QComboBox>
@@ -157,7 +158,7 @@ class TestPacketTable : public QObject {
     QTemporaryDir m_dir;
 
     // Stream "tm": HK_Status on demand and recorded, Packet5 processed entirely, the rest by default.
-    std::unique_ptr<pipeline::Station> makeStation()
+    std::unique_ptr<ui::StationSession> makeSession()
     {
         config::StationProfile profile;
         profile.recordingDirectory = m_dir.filePath(QStringLiteral("recordings")).toStdString();
@@ -171,12 +172,7 @@ class TestPacketTable : public QObject {
         other.source = "udp://127.0.0.1:0";
         other.unknownMode = ProcessingMode::Discard;
         profile.streams = {tm, other};
-        auto station = pipeline::Station::create(profile, m_db);
-        if (!station)
-            qFatal("station: %s", station.error().message.c_str());
-        if (auto started = (*station)->start(); !started)
-            qFatal("start: %s", started.error().message.c_str());
-        return std::move(*station);
+        return test::openSession(profile);
     }
 
 private slots:
@@ -191,9 +187,10 @@ private slots:
     // with the stream's settings.
     void rowsAndSettings()
     {
-        auto station = makeStation();
-        PacketTable table;
-        table.setStation(station.get());
+        auto session = makeSession();
+        auto* station = session->station();
+        PacketTable table(*session);
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         const PacketSettingsModel& model = *table.model();
         QCOMPARE(model.rowCount(), static_cast<int>(m_db.packets.size()) + 1);
@@ -251,10 +248,11 @@ private slots:
         QFETCH(QString, packet);
         QFETCH(int, choices);
         QFETCH(int, mode);
-        auto station = makeStation();
-        PacketTable table;
+        auto session = makeSession();
+        auto* station = session->station();
+        PacketTable table(*session);
         table.resize(1000, 400);
-        table.setStation(station.get());
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         table.show();
         QVERIFY(QTest::qWaitForWindowExposed(&table));
@@ -310,9 +308,10 @@ private slots:
     // Picking an item in the open combo box (as a click in its popup does) applies it too.
     void modeByActivation()
     {
-        auto station = makeStation();
-        PacketTable table;
-        table.setStation(station.get());
+        auto session = makeSession();
+        auto* station = session->station();
+        PacketTable table(*session);
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         table.show();
         const QModelIndex index = table.model()->index(row(*table.model(), "GNC_State"), PacketSettingsModel::Mode);
@@ -330,9 +329,10 @@ private slots:
     // Record through the check box; the mode and forward list of the type are kept.
     void recordThroughCheckBox()
     {
-        auto station = makeStation();
-        PacketTable table;
-        table.setStation(station.get());
+        auto session = makeSession();
+        auto* station = session->station();
+        PacketTable table(*session);
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         QSignalSpy changed(&table, &PacketTable::settingsChanged);
         PacketSettingsModel& model = *table.model();
@@ -367,9 +367,10 @@ private slots:
     // Forward destinations through their dialog; invalid URLs cannot be added and say why.
     void forwardThroughDialog()
     {
-        auto station = makeStation();
-        PacketTable table;
-        table.setStation(station.get());
+        auto session = makeSession();
+        auto* station = session->station();
+        PacketTable table(*session);
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         table.show();
         QSignalSpy changed(&table, &PacketTable::settingsChanged);
@@ -460,10 +461,11 @@ private slots:
         QFETCH(int, column);
         QFETCH(QVariant, value);
         QFETCH(QString, reason);
-        auto station = makeStation();
-        PacketTable table;
+        auto session = makeSession();
+        auto* station = session->station();
+        PacketTable table(*session);
         table.resize(1000, 400);
-        table.setStation(station.get());
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         table.show();
         QSignalSpy changed(&table, &PacketTable::settingsChanged);
@@ -494,15 +496,16 @@ private slots:
     // recorded, forwarded, dropped — the unknown packets included.
     void liveCountsEqualSnapshot()
     {
-        auto station = makeStation();
+        auto session = makeSession();
+        auto* station = session->station();
         QUdpSocket forwardSink;
         QVERIFY(forwardSink.bind(QHostAddress::LocalHost, 0));
         const std::string destination = "udp://127.0.0.1:" + std::to_string(forwardSink.localPort());
-        QVERIFY(station->setPacketSettings("tm", {7, std::nullopt, ProcessingMode::PassThru, true, {destination}}));
+        QVERIFY(session->setPacketSettings(QStringLiteral("tm"), {7, std::nullopt, ProcessingMode::PassThru, true, {destination}}));
 
-        PacketTable table;
+        PacketTable table(*session);
         table.resize(1100, 420);
-        table.setStation(station.get());
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         table.show();
         QVERIFY(QTest::qWaitForWindowExposed(&table));
@@ -532,7 +535,7 @@ private slots:
         const PacketSettingsModel& model = *table.model();
         const int p5 = row(model, "Packet5");
         QTRY_VERIFY_WITH_TIMEOUT(model.index(p5, PacketSettingsModel::Forwarded).data(PacketSettingsModel::kCountRole).toULongLong() > 0, 5000);
-        table.refresh();
+        session->snapshots().tick();
 
         const stats::StationSnapshot snapshot = station->snapshot();
         const stats::StreamStats& tm = snapshot.streams.at(0);
@@ -583,14 +586,14 @@ private slots:
         apid1424.record = true;
         tm.packets = {apid1424};
         profile.streams = {tm};
-        auto created = pipeline::Station::create(profile, criteriaDb());
-        QVERIFY(created);
-        auto station = std::move(*created);
-        QVERIFY(station->start());
+        profile.mdb = m_dir.filePath(QStringLiteral("criteria.mdb")).toStdString();
+        QVERIFY(mdb::saveDatabase(criteriaDb(), profile.mdb));
+        auto session = test::openSession(profile);
+        auto* station = session->station();
 
-        PacketTable table;
+        PacketTable table(*session);
         table.resize(1100, 300);
-        table.setStation(station.get());
+        table.setStation(station);
         table.setStream(QStringLiteral("tm"));
         table.show();
         QVERIFY(QTest::qWaitForWindowExposed(&table));
@@ -625,7 +628,7 @@ private slots:
         QVERIFY(send(5, 0, 5));
         QTRY_COMPARE_WITH_TIMEOUT(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(47), 10000);
         QVERIFY(station->waitIdle(10s));
-        table.refresh();
+        session->snapshots().tick();
         const auto count = [&](int r, int column) {
             return model.index(r, column).data(PacketSettingsModel::kCountRole).toULongLong();
         };
@@ -683,26 +686,35 @@ private slots:
         QVERIFY(send(1424, 3, 4));
         QTRY_COMPARE_WITH_TIMEOUT(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(51), 10000);
         QVERIFY(station->waitIdle(10s));
-        table.refresh();
+        session->snapshots().tick();
         QCOMPARE(count(nonZero, PacketSettingsModel::Received), 16ull);
         QCOMPARE(count(zero, PacketSettingsModel::Received), 30ull);
         QCOMPARE(count(zero, PacketSettingsModel::Processed), 30ull);
         QCOMPARE(count(nonZero, PacketSettingsModel::Processed), 16ull);
     }
 
-    // Counts are polled only while the table is visible.
-    void timerStopsWhenHidden()
+    // Counts come from the session's ticks, only while the table is visible: the latest at once when
+    // shown, each tick then; hidden, none.
+    void countsFollowTicksOnlyWhileVisible()
     {
-        auto station = makeStation();
-        PacketTable table;
-        table.setStation(station.get());
+        auto session = makeSession();
+        PacketTable table(*session);
+        table.setStation(session->station());
         table.setStream(QStringLiteral("tm"));
-        QVERIFY(!table.isPolling());
+        const ui::SharedSnapshot before = table.feedSnapshot();
+        session->snapshots().tick();
+        QVERIFY(table.feedSnapshot() == before); // hidden: the tick is not taken
+        QVERIFY(table.feedSnapshot() != session->snapshots().latest());
         table.show();
         QVERIFY(QTest::qWaitForWindowExposed(&table));
-        QVERIFY(table.isPolling());
+        QVERIFY(table.feedSnapshot() && table.feedSnapshot() == session->snapshots().latest());
+        session->snapshots().tick();
+        QVERIFY(table.feedSnapshot() == session->snapshots().latest());
         table.hide();
-        QVERIFY(!table.isPolling());
+        const ui::SharedSnapshot hidden = table.feedSnapshot();
+        session->snapshots().tick();
+        QVERIFY(table.feedSnapshot() == hidden);
+        QVERIFY(hidden != session->snapshots().latest());
     }
 };
 

@@ -130,6 +130,7 @@ class TestPacketView : public QObject {
 
     mdb::MissionDatabase m_db;
     std::unique_ptr<pipeline::Station> m_station;
+    std::unique_ptr<ui::SnapshotFeed> m_feed; // the session's once-a-second snapshots
     std::unique_ptr<Sender> m_tm; // to stream "tm"
     std::unique_ptr<Sender> m_th; // to stream "th" (4-byte transport header)
     std::uint16_t m_sequence = 0;
@@ -188,6 +189,8 @@ private Q_SLOTS:
         m_station = std::move(*station);
         const auto started = m_station->start();
         QVERIFY2(started, started ? "" : started.error().message.c_str());
+        m_feed = std::make_unique<ui::SnapshotFeed>([this] { return std::optional(m_station->snapshot()); });
+        m_feed->start();
         m_tm = std::make_unique<Sender>(m_station->localPort("tm"));
         m_th = std::make_unique<Sender>(m_station->localPort("th"));
         m_sequence = 10;
@@ -197,13 +200,14 @@ private Q_SLOTS:
     {
         m_tm.reset();
         m_th.reset();
+        m_feed.reset();
         m_station.reset();
     }
 
     // The header fields and the dump are those of the newest packet sent; the count grows.
     void showsTheNewestPacket()
     {
-        PacketView view(*m_station, QStringLiteral("tm"), QStringLiteral("HK_Status"));
+        PacketView view(*m_station, *m_feed, QStringLiteral("tm"), QStringLiteral("HK_Status"));
         view.resize(760, 520);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -270,7 +274,7 @@ private Q_SLOTS:
         std::vector<std::uint8_t> frame { 0xDE, 0xAD, 0xBE, 0xEF };
         frame.insert(frame.end(), packet.begin(), packet.end());
 
-        PacketView view(*m_station, QStringLiteral("th"), QStringLiteral("Packet5"));
+        PacketView view(*m_station, *m_feed, QStringLiteral("th"), QStringLiteral("Packet5"));
         view.resize(760, 620);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
@@ -306,7 +310,7 @@ private Q_SLOTS:
     // Hidden: no timer, no subscription in the station, nothing taken; shown again it goes on.
     void hiddenViewDoesNotPoll()
     {
-        PacketView view(*m_station, QStringLiteral("tm"), QStringLiteral("HK_Status"));
+        PacketView view(*m_station, *m_feed, QStringLiteral("tm"), QStringLiteral("HK_Status"));
         const std::string consumer = "packet view tm HK_Status";
         QVERIFY(!view.hasSubscription()); // never shown yet
         QVERIFY(!hasConsumer(*m_station, consumer));
@@ -326,6 +330,7 @@ private Q_SLOTS:
         const QString sequence = view.headerField(QStringLiteral("sequenceCount"));
         send(*m_tm, hkPackets(4), "tm");
         QTest::qWait(400); // four timer periods
+        m_feed->tick(); // a snapshot tick is not taken while hidden either
         QCOMPARE(view.dumpText(), dump);
         QCOMPARE(view.headerField(QStringLiteral("sequenceCount")), sequence);
         QCOMPARE(view.packetsSeen(), std::uint64_t { 2 });
@@ -343,7 +348,7 @@ private Q_SLOTS:
     // The combos point the view elsewhere: the subscription follows, the old packet is forgotten.
     void combosRetarget()
     {
-        PacketView view(*m_station, QStringLiteral("tm"), QStringLiteral("HK_Status"));
+        PacketView view(*m_station, *m_feed, QStringLiteral("tm"), QStringLiteral("HK_Status"));
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QCOMPARE(view.streamCombo()->currentText(), QStringLiteral("tm"));
@@ -377,24 +382,24 @@ private Q_SLOTS:
 
     void specRoundTripsAndBadSpecs()
     {
-        PacketView view(*m_station, QStringLiteral("th"), QStringLiteral("GNC_State"));
+        PacketView view(*m_station, *m_feed, QStringLiteral("th"), QStringLiteral("GNC_State"));
         const QJsonObject spec = view.spec();
         QCOMPARE(spec,
             (QJsonObject { { QStringLiteral("stream"), QStringLiteral("th") },
                 { QStringLiteral("packet"), QStringLiteral("GNC_State") } }));
-        std::unique_ptr<PacketView> copy(PacketView::fromSpec(*m_station, spec));
+        std::unique_ptr<PacketView> copy(PacketView::fromSpec(*m_station, *m_feed, spec));
         QVERIFY(copy);
         QCOMPARE(copy->stream(), QStringLiteral("th"));
         QCOMPARE(copy->packetName(), QStringLiteral("GNC_State"));
         QCOMPARE(copy->packetCombo()->currentText(), QStringLiteral("GNC_State"));
         QCOMPARE(copy->spec(), spec);
 
-        QVERIFY(!PacketView::fromSpec(*m_station, QJsonObject { { QStringLiteral("stream"), QStringLiteral("tm") } }));
-        QVERIFY(!PacketView::fromSpec(*m_station,
+        QVERIFY(!PacketView::fromSpec(*m_station, *m_feed, QJsonObject { { QStringLiteral("stream"), QStringLiteral("tm") } }));
+        QVERIFY(!PacketView::fromSpec(*m_station, *m_feed,
             QJsonObject { { QStringLiteral("stream"), 3 }, { QStringLiteral("packet"), QStringLiteral("x") } }));
 
         // A packet the database no longer has: the view says so and keeps the spec for the next save.
-        std::unique_ptr<PacketView> stale(PacketView::fromSpec(*m_station,
+        std::unique_ptr<PacketView> stale(PacketView::fromSpec(*m_station, *m_feed,
             QJsonObject { { QStringLiteral("stream"), QStringLiteral("tm") },
                 { QStringLiteral("packet"), QStringLiteral("Gone") } }));
         QVERIFY(stale);
@@ -407,7 +412,7 @@ private Q_SLOTS:
 
     void destructorRemovesTheSubscription()
     {
-        auto view = std::make_unique<PacketView>(*m_station, QStringLiteral("tm"), QStringLiteral("HK_Status"));
+        auto view = std::make_unique<PacketView>(*m_station, *m_feed, QStringLiteral("tm"), QStringLiteral("HK_Status"));
         view->show();
         QVERIFY(QTest::qWaitForWindowExposed(view.get()));
         QVERIFY(hasConsumer(*m_station, "packet view tm HK_Status"));

@@ -14,6 +14,7 @@
 #include "sim/engine/sim_stream.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/widgets/recordings_browser.hpp"
+#include "tests/support/gui_session.hpp"
 
 #include <QAbstractButton>
 #include <QCheckBox>
@@ -177,7 +178,8 @@ private Q_SLOTS:
     // The rows are the catalog's segments, with their counts, states, times and per-APID tooltips.
     void listsTheCatalog()
     {
-        RecordingsBrowser browser;
+        ui::StationSession session; // no station
+        RecordingsBrowser browser(session);
         browser.setRecordingDirectory(m_recordings);
         showBrowser(browser);
         RecordingsModel& model = *browser.model();
@@ -229,9 +231,19 @@ private Q_SLOTS:
     // selected segments and the speed; the name avoids the streams that exist.
     void playEmitsAUrlTheEngineReadsBack()
     {
-        RecordingsBrowser browser;
+        // The session has streams named "hk" and "playback".
+        config::StationProfile profile;
+        profile.recordingDirectory = QDir(m_dir.path()).filePath(QStringLiteral("unused")).toStdString();
+        for (const char* name : { "hk", "playback" }) {
+            config::StreamProfile sp;
+            sp.name = name;
+            sp.source = "udp://127.0.0.1:0";
+            profile.streams.push_back(sp);
+        }
+        auto session = test::openSession(profile);
+        RecordingsBrowser browser(*session);
+        browser.setStation(session->station());
         browser.setRecordingDirectory(m_recordings);
-        browser.setExistingStreams({ QStringLiteral("hk"), QStringLiteral("playback") });
         showBrowser(browser);
         QTRY_COMPARE(browser.model()->rowCount(), static_cast<int>(m_segments.size()));
         QSignalSpy play(&browser, &RecordingsBrowser::playRequested);
@@ -320,7 +332,8 @@ private Q_SLOTS:
     // asks for its removal.
     void progressPauseResumeStop()
     {
-        RecordingsBrowser browser;
+        ui::StationSession session; // no station until the playback stream is asked for
+        RecordingsBrowser browser(session);
         browser.setRecordingDirectory(m_recordings);
         showBrowser(browser);
         QTRY_COMPARE(browser.model()->rowCount(), static_cast<int>(m_segments.size()));
@@ -338,10 +351,10 @@ private Q_SLOTS:
         sp.name = play.at(0).at(0).toString().toStdString();
         sp.source = play.at(0).at(1).toString().toStdString();
         profile.streams.push_back(sp);
-        auto created = pipeline::Station::create(profile, m_db);
-        QVERIFY2(created, created ? "" : created.error().message.c_str());
-        auto& station = **created;
-        QVERIFY(station.start());
+        profile.mdb = std::string(TELESTATION_DATA_DIR) + "/training.mdb";
+        QString error;
+        QVERIFY2(session.open(profile, {}, &error), qPrintable(error)); // what the session does on playRequested
+        auto& station = *session.station();
         browser.setStation(&station);
         QCOMPARE(browser.playbackStreams(), QStringList { QStringLiteral("playback") });
         QTRY_VERIFY(browser.shownProgress(QStringLiteral("playback")) > 0.0);
@@ -356,7 +369,7 @@ private Q_SLOTS:
         QVERIFY(station.streamPaused("playback"));
         QCOMPARE(pause->text(), QStringLiteral("Resume"));
         QTest::qWait(300); // a read in flight when the pause came lands
-        browser.refreshProgress();
+        session.snapshots().tick();
         const double held = browser.shownProgress(QStringLiteral("playback"));
         QVERIFY(held < 1.0);
         QTest::qWait(1500); // the progress timer runs meanwhile
@@ -392,7 +405,8 @@ private Q_SLOTS:
         const QString empty = QDir(m_dir.path()).filePath(QStringLiteral("empty"));
         QVERIFY(QDir().mkpath(empty));
         const QString missing = QDir(m_dir.path()).filePath(QStringLiteral("missing"));
-        RecordingsBrowser browser;
+        ui::StationSession session; // no station
+        RecordingsBrowser browser(session);
         showBrowser(browser);
         for (const QString& directory : { empty, missing }) {
             QSignalSpy listed(browser.model(), &RecordingsModel::listed);
@@ -421,14 +435,12 @@ private Q_SLOTS:
     void liveRecordingIsReadWithoutChangingIt()
     {
         const QString live = QDir(m_dir.path()).filePath(QStringLiteral("live"));
-        auto created = pipeline::Station::create(recordingProfile(live.toStdString()), m_db);
-        QVERIFY(created);
-        auto& station = **created;
-        QVERIFY(station.start());
+        auto session = test::openSession(recordingProfile(live.toStdString()));
+        auto& station = *session->station();
         sendPackets(m_db, station.localPort("hk"), 60, 2000);
         QVERIFY(station.waitIdle(5s));
 
-        RecordingsBrowser browser;
+        RecordingsBrowser browser(*session);
         browser.setStation(&station);
         browser.setRecordingDirectory(live);
         showBrowser(browser);

@@ -152,8 +152,9 @@ private slots:
         QString error;
         QVERIFY(session.open(twoStreams(dir), {}, &error));
         // A live change first: it must survive the rebuild.
-        QVERIFY(session.station()->setPacketSettings("beta", {100, std::nullopt, config::ProcessingMode::PassThru, true, {}}));
-        session.markDirty();
+        QVERIFY(session.setPacketSettings(QStringLiteral("beta"), {100, std::nullopt, config::ProcessingMode::PassThru, true, {}}));
+        QVERIFY(session.isDirty());
+        QVERIFY(session.profile() == session.station()->profile());
 
         QSignalSpy about(&session, &ui::StationSession::stationAboutToChange);
         QSignalSpy changed(&session, &ui::StationSession::stationChanged);
@@ -245,7 +246,8 @@ private slots:
         QVERIFY(config::loadProfileFile(path.toStdString()).profile.streams[1].enabled);
 
         // An unwritable place: a clear error, the profile stays dirty-free only on success.
-        session.markDirty();
+        QVERIFY(session.stopStream(QStringLiteral("beta"), &error));
+        QVERIFY(session.isDirty());
         QVERIFY(!session.saveAs(dir.filePath(QStringLiteral("no/such/dir/station.json")), &error));
         QVERIFY(error.contains(QStringLiteral("no/such/dir")));
         QVERIFY(session.isDirty());

@@ -1,7 +1,8 @@
 // The statistics dialog against a real station (UDP on loopback, the simulator as the sender) and
-// against hand-made snapshots: its cells equal the engine's snapshot, it polls only while visible,
-// Reset zeroes its view and not the engine's counters, rows update in place (no model reset, the
-// selection and expansion stay), and the queue bar paints its levels in the documented colours.
+// against hand-made snapshots: its cells equal the engine's snapshot, it takes the snapshot feed's
+// ticks only while visible, Reset zeroes its view and not the engine's counters, rows update in place
+// (no model reset, the selection and expansion stay), and the queue bar paints its levels in the
+// documented colours.
 #include "core/api/consumer.hpp"
 #include "core/config/station_profile.hpp"
 #include "core/mdb/sqlite_store.hpp"
@@ -386,16 +387,20 @@ private slots:
         QVERIFY(sent.faults.dropped > 0);
 
         int calls = 0;
-        StatisticsDialog dialog([&] {
+        ui::SnapshotFeed feed([&] {
             ++calls;
-            return station->snapshot();
+            return std::optional(station->snapshot());
         });
+        feed.tick();
+        StatisticsDialog dialog(feed);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         const auto shownAt = dialog.refreshCount();
-        QVERIFY(shownAt >= 1); // at once when shown
-        QTRY_VERIFY_WITH_TIMEOUT(dialog.refreshCount() > shownAt, 3000); // the timer's refresh
-        QCOMPARE(static_cast<std::uint64_t>(calls), dialog.refreshCount());
+        QCOMPARE(shownAt, std::uint64_t{1}); // the latest at once when shown
+        QVERIFY(dialog.feedSnapshot() == feed.latest());
+        feed.start();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.refreshCount() > shownAt, 3000); // the feed's tick
+        QCOMPARE(static_cast<std::uint64_t>(calls), dialog.refreshCount()); // one snapshot per tick, all shown
 
         const stats::StationSnapshot used = dialog.lastSnapshot();
         checkModelsShow(dialog, used);
@@ -433,44 +438,48 @@ private slots:
 
         // Stopped: the numbers are final; a refresh shows exactly them.
         station->stop();
-        dialog.refresh();
+        feed.tick();
         checkModelsShow(dialog, dialog.lastSnapshot());
         QVERIFY(!QTest::currentTestFailed());
         checkSameCounts(dialog.lastSnapshot(), station->snapshot());
         QVERIFY(!QTest::currentTestFailed());
     }
 
-    // Hidden, the dialog does not poll: no timer, no calls to the source. Shown, it polls once at
-    // once and then once a second; hidden again, it stops.
-    void pollsOnlyWhileVisible()
+    // Hidden, the dialog takes none of the feed's ticks. Shown, it shows the latest snapshot at once and
+    // then every tick; hidden again, none.
+    void followsTicksOnlyWhileVisible()
     {
         int calls = 0;
-        StatisticsDialog dialog([&calls] {
+        ui::SnapshotFeed feed([&calls] {
             ++calls;
-            return handMadeSnapshot();
+            return std::optional(handMadeSnapshot());
         });
-        QVERIFY(!dialog.isPolling());
-        QTest::qWait(1300);
-        QCOMPARE(calls, 0);
+        StatisticsDialog dialog(feed);
+        feed.tick();
+        QCOMPARE(calls, 1);
         QCOMPARE(dialog.refreshCount(), std::uint64_t{0});
+        QVERIFY(!dialog.feedSnapshot());
 
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        QVERIFY(dialog.isPolling());
-        QCOMPARE(calls, 1);
-        QTRY_VERIFY_WITH_TIMEOUT(calls >= 2, 3000);
+        QCOMPARE(dialog.refreshCount(), std::uint64_t{1});
+        QVERIFY(dialog.feedSnapshot() == feed.latest());
+        feed.tick();
+        QCOMPARE(dialog.refreshCount(), std::uint64_t{2});
+        QVERIFY(dialog.feedSnapshot() == feed.latest());
 
         dialog.hide();
-        QVERIFY(!dialog.isPolling());
-        const int afterHide = calls;
-        QTest::qWait(1300);
-        QCOMPARE(calls, afterHide);
+        feed.tick();
+        QCOMPARE(dialog.refreshCount(), std::uint64_t{2});
+        QVERIFY(dialog.feedSnapshot() != feed.latest());
 
         dialog.show();
-        QVERIFY(dialog.isPolling());
-        QCOMPARE(calls, afterHide + 1);
+        QCOMPARE(dialog.refreshCount(), std::uint64_t{3});
+        QVERIFY(dialog.feedSnapshot() == feed.latest());
+        QCOMPARE(calls, 3); // the dialog asked for no snapshot of its own
         dialog.close();
-        QVERIFY(!dialog.isPolling());
+        feed.tick();
+        QCOMPARE(dialog.refreshCount(), std::uint64_t{3});
     }
 
     // Reset zeroes the dialog's counters, not the engine's; more packets then show as the difference.
@@ -485,7 +494,9 @@ private slots:
         const sim::StreamSummary first = sendPackets(m_db, port, 400, 0.03, 1);
         QVERIFY(settle(*station));
 
-        StatisticsDialog dialog([&] { return station->snapshot(); });
+        ui::SnapshotFeed feed([&] { return std::optional(station->snapshot()); });
+        feed.start();
+        StatisticsDialog dialog(feed);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         const stats::StationSnapshot atReset = station->snapshot(); // stable: nothing is arriving
@@ -552,7 +563,8 @@ private slots:
     void resetKeepsMaximaHonest()
     {
         stats::StationSnapshot snap = handMadeSnapshot();
-        StatisticsDialog dialog([&snap] { return snap; });
+        ui::SnapshotFeed feed([&snap] { return std::optional(snap); });
+        StatisticsDialog dialog(feed);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         dialog.resetStatistics();
@@ -575,7 +587,7 @@ private slots:
         a->counters.sequenceErrors += 1;
         a->counters.packetsLost += 2;
         a->counters.packetsReceived += 10;
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(number(queues, highWater), std::uint64_t{40});
         QCOMPARE(number(queues, queues.index(network, QueueStatisticsModel::Drops)), std::uint64_t{3});
         QCOMPARE(number(tree, gap), std::uint64_t{0});
@@ -585,17 +597,17 @@ private slots:
 
         // The depth falls back: the sampled high water stays; then the engine's passes its old value.
         snap.streams[0].networkQueue.depth = 5;
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(number(queues, highWater), std::uint64_t{40});
         snap.streams[0].networkQueue.highWater = 70;
         a->counters.largestGap = 9;
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(number(queues, highWater), std::uint64_t{70});
         QCOMPARE(number(tree, gap), std::uint64_t{9});
         QCOMPARE(gap.data().toString(), text(9));
         // A counter below its baseline: the station restarted; shown as it is.
         snap.streams[0].packetTypes[2].counters.packetsReceived = 7;
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(number(tree, tree.typeIndex(alpha, QStringLiteral("B"), StreamStatisticsModel::Received)), std::uint64_t{7});
     }
 
@@ -604,7 +616,9 @@ private slots:
     void updatesRowsInPlace()
     {
         stats::StationSnapshot snap = handMadeSnapshot();
-        StatisticsDialog dialog([&snap] { return snap; });
+        ui::SnapshotFeed feed([&snap] { return std::optional(snap); });
+        feed.tick();
+        StatisticsDialog dialog(feed);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         StreamStatisticsModel& tree = *dialog.streamModel();
@@ -622,7 +636,7 @@ private slots:
         QSignalSpy queueChanges(dialog.queueModel(), &QAbstractItemModel::dataChanged);
 
         // Unchanged: nothing to say.
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(changed.count(), 0);
         QCOMPARE(queueChanges.count(), 0);
 
@@ -640,7 +654,7 @@ private slots:
         beta.packetTypes.push_back(snap.streams[0].packetTypes[0]); // unknown
         beta.packetTypes.push_back(snap.streams[0].packetTypes[1]); // A
         snap.streams.insert(snap.streams.begin(), beta);
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(resets.count(), 0);
         QCOMPARE(inserted.count(), 4); // beta, its two packet types, C
         QCOMPARE(queueResets.count(), 0);
@@ -663,13 +677,13 @@ private slots:
         view.collapse(tree.streamIndex(QStringLiteral("beta")));
         snap.streams[0].packetTypes.erase(snap.streams[0].packetTypes.begin() + 1);
         snap.streams[1].packetTypes.erase(snap.streams[1].packetTypes.begin() + 1);
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(removed.count(), 2);
         QVERIFY(!view.isExpanded(tree.streamIndex(QStringLiteral("beta"))));
         QVERIFY(!tree.typeIndex(alpha, QStringLiteral("A")).isValid());
         QCOMPARE(tree.typeIndex(alpha, QStringLiteral("B")).row(), 2);
         snap.streams.erase(snap.streams.begin());
-        dialog.refresh();
+        feed.tick();
         QCOMPARE(resets.count(), 0);
         QCOMPARE(removed.count(), 3);
         QCOMPARE(tree.rowCount(), 1);
@@ -710,13 +724,16 @@ private slots:
         QVERIFY(dialog.grab().save(QStringLiteral("/tmp/h-guistats-handmade.png")));
     }
 
-    // The dialog fills in what the engine leaves to observers: rates over the interval since its
-    // previous poll (not affected by a reset) and the process's CPU.
+    // The dialog shows what the feed fills in where the engine leaves it to observers: rates over the
+    // interval since the previous tick (not affected by a reset) and the process's CPU.
     void fillsInRatesAndCpu()
     {
         stats::StationSnapshot snap = handMadeSnapshot();
-        StatisticsDialog dialog([&snap] { return snap; });
-        dialog.refresh();
+        ui::SnapshotFeed feed([&snap] { return std::optional(snap); });
+        StatisticsDialog dialog(feed);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        feed.tick();
         QCOMPARE(dialog.lastSnapshot().rates.packetsPerSecond, 0.0); // no interval yet
         const auto step = [&snap] {
             snap.uptimeSeconds += 2;
@@ -734,7 +751,7 @@ private slots:
         volatile double sink = 0;
         while (busy.elapsed() < 300)
             sink = sink + 1.0;
-        dialog.refresh();
+        feed.tick();
         const StreamStatisticsModel& tree = *dialog.streamModel();
         const QString alpha = QStringLiteral("alpha");
         QCOMPARE(cell(tree, tree.streamIndex(alpha, StreamStatisticsModel::PacketsPerSecond)).toDouble(), 500.0);
@@ -745,6 +762,7 @@ private slots:
         QVERIFY(dialog.headerText().contains(QStringLiteral("500 pkt/s")));
         QVERIFY(dialog.headerText().contains(QStringLiteral("1 Mbit/s")));
         QVERIFY(dialog.lastSnapshot().cpuPercent > 0);
+        QVERIFY(dialog.feedSnapshot() == feed.latest());
         QVERIFY(dialog.headerText().contains(QStringLiteral("CPU %1%").arg(QLocale().toString(dialog.lastSnapshot().cpuPercent, 'f', 0))));
     }
 

@@ -2,8 +2,8 @@
 // mission database, the simulator as the sender): the panel lists every stream of the profile with the
 // snapshot's state, rates and losses; Add… composes a profile from the dialog's pieces; invalid pieces
 // keep OK disabled with the reason shown; Edit… round-trips multicast, tcp-listen and file:// sources
-// (and keeps the packet settings); Remove asks first; Start/Stop emit the stream's name; the panel polls
-// only while visible.
+// (and keeps the packet settings); Remove asks first; Start/Stop emit the stream's name; the panel shows
+// the session's snapshot ticks only while visible.
 #include "core/config/station_profile.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
@@ -12,6 +12,7 @@
 #include "ui/dialogs/stream_dialog.hpp"
 #include "ui/models/streams_model.hpp"
 #include "ui/widgets/streams_panel.hpp"
+#include "tests/support/gui_session.hpp"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -144,25 +145,37 @@ class TestStreamsPanel : public QObject {
     mdb::MissionDatabase m_db;
     QTemporaryDir m_dir;
 
-    std::unique_ptr<pipeline::Station> makeStation(const std::vector<config::StreamProfile>& streams, bool start = true)
+    config::StationProfile profileOf(const std::vector<config::StreamProfile>& streams)
     {
         config::StationProfile profile;
+        profile.mdb = std::string(TELESTATION_DATA_DIR) + "/training.mdb";
         profile.recordingDirectory = m_dir.filePath(QStringLiteral("recordings")).toStdString();
         profile.streams = streams;
-        auto station = pipeline::Station::create(profile, m_db);
-        if (!station)
-            qFatal("station: %s", station.error().message.c_str());
-        if (start) {
-            if (auto started = (*station)->start(); !started)
-                qFatal("start: %s", started.error().message.c_str());
-        }
-        return std::move(*station);
+        return profile;
+    }
+
+    std::unique_ptr<ui::StationSession> makeSession(const std::vector<config::StreamProfile>& streams)
+    {
+        return test::openSession(profileOf(streams));
+    }
+
+    // The session opens another profile (a new station).
+    void reopen(ui::StationSession& session, const std::vector<config::StreamProfile>& streams)
+    {
+        QString error;
+        if (!session.open(profileOf(streams), {}, &error))
+            qFatal("reopen: %s", qPrintable(error));
+    }
+
+    static std::vector<config::StreamProfile> twoStreamProfiles()
+    {
+        return {stream("tm", "udp://127.0.0.1:0"), stream("spare", "tcp-listen://127.0.0.1:0", false)};
     }
 
     // "tm" (UDP, receiving) and "spare" (tcp-listen, disabled).
-    std::unique_ptr<pipeline::Station> twoStreams()
+    std::unique_ptr<ui::StationSession> twoStreams()
     {
-        return makeStation({stream("tm", "udp://127.0.0.1:0"), stream("spare", "tcp-listen://127.0.0.1:0", false)});
+        return makeSession(twoStreamProfiles());
     }
 
     std::unique_ptr<sim::SimStream> sender(std::uint16_t port, double rate, double drop)
@@ -192,10 +205,11 @@ private slots:
     // once packets flow the rates and the losses (the simulator leaves sequence gaps) appear.
     void listsStreamsWithLiveState()
     {
-        auto station = twoStreams();
-        StreamsPanel panel;
+        auto session = twoStreams();
+        auto* station = session->station();
+        StreamsPanel panel(*session);
         panel.resize(1100, 260);
-        panel.setStation(station.get());
+        panel.setStation(station);
         const StreamsModel& model = *panel.model();
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(cell(model, 0, StreamsModel::Name), QStringLiteral("tm"));
@@ -203,9 +217,10 @@ private slots:
         QCOMPARE(cell(model, 1, StreamsModel::Name), QStringLiteral("spare"));
         QCOMPARE(cell(model, 1, StreamsModel::Source), QStringLiteral("tcp-listen://127.0.0.1:0"));
         // States as the engine words them; a disabled stream is grey, a live one is not.
-        const stats::StationSnapshot first = station->snapshot();
-        QCOMPARE(cell(model, 0, StreamsModel::State), QString::fromStdString(first.streams.at(0).state));
-        QVERIFY(!first.streams.at(0).state.empty());
+        QVERIFY(panel.feedSnapshot() && panel.feedSnapshot() == session->snapshots().latest());
+        const ui::SharedSnapshot first = panel.feedSnapshot();
+        QCOMPARE(cell(model, 0, StreamsModel::State), QString::fromStdString(first->streams.at(0).state));
+        QVERIFY(!first->streams.at(0).state.empty());
         QCOMPARE(cell(model, 1, StreamsModel::State), QStringLiteral("disabled"));
         QCOMPARE(model.index(1, StreamsModel::State).data(Qt::ForegroundRole).value<QBrush>().color(), QColor(0x80, 0x80, 0x80));
         QVERIFY(!model.index(0, StreamsModel::State).data(Qt::ForegroundRole).isValid());
@@ -230,7 +245,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(value(model, 0, StreamsModel::Loss).toULongLong() > 0, 8000);
         sim->stop();
         QVERIFY(station->waitIdle(5s));
-        panel.refresh();
+        session->snapshots().tick();
         const stats::StationSnapshot snapshot = station->snapshot();
         const stats::StreamStats& tm = snapshot.streams.at(0);
         QCOMPARE(value(model, 0, StreamsModel::Loss).toULongLong(),
@@ -266,22 +281,20 @@ private slots:
             (*recorder)->stop();
         }
         // About 0.4 s recorded, played at a fifth of real time: about 2 s.
-        auto station = makeStation(
+        auto session = makeSession(
             {stream("replay", "file://" + recordings.path().toStdString() + "?speed=0.2&stream=tm")});
-        StreamsPanel panel;
+        auto* station = session->station();
+        StreamsPanel panel(*session);
         panel.resize(1100, 200);
-        panel.setStation(station.get());
+        panel.setStation(station);
         panel.show();
         const StreamsModel& model = *panel.model();
-        const auto progress = [&] {
-            panel.refresh();
-            return value(model, 0, StreamsModel::Progress).toDouble();
-        };
+        const auto progress = [&] { return value(model, 0, StreamsModel::Progress).toDouble(); };
         QTRY_VERIFY_WITH_TIMEOUT(progress() > 0.05 && progress() < 0.95, 10000);
         QVERIFY(cell(model, 0, StreamsModel::Progress).endsWith(QStringLiteral(" %")));
         QVERIFY(panel.grab().save(QStringLiteral("/tmp/h-streams-panel-playback.png")));
         QTRY_VERIFY_WITH_TIMEOUT(station->playbackFinished(), 15000);
-        panel.refresh();
+        session->snapshots().tick();
         const double finished = station->snapshot().streams.at(0).progress;
         QCOMPARE(value(model, 0, StreamsModel::Progress).toDouble(), finished);
         QCOMPARE(finished, 1.0);
@@ -315,9 +328,9 @@ private slots:
         QFETCH(QString, iface);
         QFETCH(QString, port);
         QFETCH(QString, expected);
-        auto station = twoStreams();
-        StreamsPanel panel;
-        panel.setStation(station.get());
+        auto session = twoStreams();
+        StreamsPanel panel(*session);
+        panel.setStation(session->station());
         panel.show();
         QSignalSpy added(&panel, &StreamsPanel::addStreamRequested);
         QString composed;
@@ -519,11 +532,10 @@ private slots:
     {
         config::StreamProfile multicast = stream("mc", "udp://239.192.0.1:5000?iface=127.0.0.1", false);
         multicast.packets.push_back({7, std::nullopt, config::ProcessingMode::PassThru, true, {"udp://127.0.0.1:47101"}});
-        auto station = makeStation({stream("tm", "udp://127.0.0.1:0"), multicast,
-                                    stream("replay", "file:///nowhere/rec?speed=2", false)},
-                                   false);
-        StreamsPanel panel;
-        panel.setStation(station.get());
+        auto session = makeSession({stream("tm", "udp://127.0.0.1:0"), multicast,
+                                    stream("replay", "file:///nowhere/rec?speed=2", false)});
+        StreamsPanel panel(*session);
+        panel.setStation(session->station());
         panel.show();
         QSignalSpy edited(&panel, &StreamsPanel::editStreamRequested);
 
@@ -572,9 +584,9 @@ private slots:
     // Remove asks first (No: nothing; Yes: the request); without confirmation it asks nothing.
     void removeAfterConfirmation()
     {
-        auto station = twoStreams();
-        StreamsPanel panel;
-        panel.setStation(station.get());
+        auto session = twoStreams();
+        StreamsPanel panel(*session);
+        panel.setStation(session->station());
         panel.show();
         QSignalSpy removed(&panel, &StreamsPanel::removeStreamRequested);
         panel.setCurrentStream(QStringLiteral("spare"));
@@ -604,20 +616,21 @@ private slots:
         QCOMPARE(removed.at(1).at(0).toString(), QStringLiteral("tm"));
     }
 
-    // Start / Stop follow the stream's state and emit its name; wired to the station (as the session
-    // does), the state changes.
+    // Start / Stop follow the stream's state and emit its name; wired to the session (as the main
+    // window does), the state changes.
     void startStopEmitName()
     {
-        auto station = twoStreams();
-        StreamsPanel panel;
-        panel.setStation(station.get());
+        auto session = twoStreams();
+        auto* station = session->station();
+        StreamsPanel panel(*session);
+        panel.setStation(station);
         panel.show();
         QSignalSpy started(&panel, &StreamsPanel::startStreamRequested);
         QSignalSpy stopped(&panel, &StreamsPanel::stopStreamRequested);
         connect(&panel, &StreamsPanel::startStreamRequested, this,
-                [&](const QString& name) { QVERIFY(station->startStream(name.toStdString())); });
+                [&](const QString& name) { QVERIFY(session->startStream(name)); });
         connect(&panel, &StreamsPanel::stopStreamRequested, this,
-                [&](const QString& name) { QVERIFY(station->stopStream(name.toStdString())); });
+                [&](const QString& name) { QVERIFY(session->stopStream(name)); });
 
         panel.setCurrentStream(QStringLiteral("spare"));
         QVERIFY(panel.startStreamAction()->isEnabled());
@@ -643,14 +656,14 @@ private slots:
     // A stream whose source fails to open shows "error: why" in red; Start and Stop are both offered.
     void errorStateIsRed()
     {
-        auto first = makeStation({stream("a", "tcp-listen://127.0.0.1:0")});
-        const std::uint16_t taken = first->localPort("a");
+        auto first = makeSession({stream("a", "tcp-listen://127.0.0.1:0")});
+        const std::uint16_t taken = first->station()->localPort("a");
         QVERIFY(taken != 0);
-        auto station = makeStation({stream("b", "tcp-listen://127.0.0.1:" + std::to_string(taken), false)});
-        StreamsPanel panel;
-        panel.setStation(station.get());
-        QVERIFY(!station->startStream("b"));
-        panel.refresh();
+        auto session = makeSession({stream("b", "tcp-listen://127.0.0.1:" + std::to_string(taken), false)});
+        StreamsPanel panel(*session);
+        panel.setStation(session->station());
+        QVERIFY(!session->startStream(QStringLiteral("b")));
+        panel.refresh(); // hidden: the snapshot the session took at the start is shown on request
         QVERIFY(cell(*panel.model(), 0, StreamsModel::State).startsWith(QStringLiteral("error: ")));
         QCOMPARE(panel.model()->index(0, StreamsModel::State).data(Qt::ForegroundRole).value<QBrush>().color(),
                  QColor(0xc0, 0x39, 0x2b));
@@ -662,10 +675,10 @@ private slots:
     // station, no rows; an added or renamed stream is selected once the new station has it.
     void currentStreamFollowsSelection()
     {
-        auto station = twoStreams();
-        StreamsPanel panel;
+        auto session = twoStreams();
+        StreamsPanel panel(*session);
         QSignalSpy current(&panel, &StreamsPanel::currentStreamChanged);
-        panel.setStation(station.get());
+        panel.setStation(session->station());
         QCOMPARE(current.count(), 1);
         QCOMPARE(current.at(0).at(0).toString(), QStringLiteral("tm"));
         panel.show();
@@ -681,29 +694,26 @@ private slots:
         QVERIFY(!panel.editStreamAction()->isEnabled());
         QCOMPARE(panel.currentStream(), QString());
         QCOMPARE(current.count(), 3);
-        station = twoStreams();
-        panel.setStation(station.get());
+        reopen(*session, twoStreamProfiles());
+        panel.setStation(session->station());
         QCOMPARE(panel.model()->rowCount(), 2);
         QCOMPARE(panel.currentStream(), QStringLiteral("spare"));
         QCOMPARE(current.count(), 4);
         // Directly to another station (no nullptr in between) that has it too: nothing to announce.
-        auto again = twoStreams();
-        panel.setStation(again.get());
-        station = std::move(again);
+        reopen(*session, twoStreamProfiles());
+        panel.setStation(session->station());
         QCOMPARE(panel.currentStream(), QStringLiteral("spare"));
         QCOMPARE(current.count(), 4);
         // A station without it: the first stream.
-        station = makeStation({stream("other", "udp://127.0.0.1:0"), stream("tm", "udp://127.0.0.1:0")});
-        panel.setStation(station.get());
+        reopen(*session, {stream("other", "udp://127.0.0.1:0"), stream("tm", "udp://127.0.0.1:0")});
+        panel.setStation(session->station());
         QCOMPARE(panel.currentStream(), QStringLiteral("other"));
 
         // Added (the session rebuilds the station with it): the new stream becomes current.
         connect(&panel, &StreamsPanel::addStreamRequested, this, [&](const config::StreamProfile& added) {
-            auto streams = station->profile().streams;
-            streams.push_back(added);
             panel.setStation(nullptr);
-            station = makeStation(streams);
-            panel.setStation(station.get());
+            QVERIFY(session->addStream(added));
+            panel.setStation(session->station());
         });
         QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.addStreamAction()); },
                            [](StreamDialog& d) {
@@ -715,23 +725,34 @@ private slots:
         QCOMPARE(panel.currentStream(), QStringLiteral("stream3"));
     }
 
-    // The panel polls once a second while visible and not at all while hidden.
-    void timerStopsWhenHidden()
+    // The panel shows the session's snapshot of every tick while visible (the latest at once when
+    // shown, then the session's own once-a-second ticks) and none while hidden.
+    void followsTicksOnlyWhileVisible()
     {
-        auto station = twoStreams();
-        StreamsPanel panel;
-        panel.setStation(station.get());
-        QVERIFY(!panel.isPolling());
+        auto session = twoStreams();
+        StreamsPanel panel(*session);
+        panel.setStation(session->station());
+        const auto hidden = panel.model()->refreshCount();
+        session->snapshots().tick();
+        QCOMPARE(panel.model()->refreshCount(), hidden);
+        QVERIFY(panel.feedSnapshot() != session->snapshots().latest());
+
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        QVERIFY(panel.isPolling());
+        QVERIFY(panel.feedSnapshot() == session->snapshots().latest()); // at once when shown
         const auto before = panel.model()->refreshCount();
-        QTRY_VERIFY_WITH_TIMEOUT(panel.model()->refreshCount() >= before + 2, 5000);
+        session->snapshots().tick();
+        QCOMPARE(panel.model()->refreshCount(), before + 1);
+        QVERIFY(panel.feedSnapshot() == session->snapshots().latest());
+        const auto ticks = session->snapshots().snapshotsTaken();
+        QTRY_VERIFY_WITH_TIMEOUT(session->snapshots().snapshotsTaken() >= ticks + 2, 5000); // the session's timer
+        QVERIFY(panel.model()->refreshCount() >= before + 3);
+        QVERIFY(panel.feedSnapshot() == session->snapshots().latest());
+
         panel.hide();
-        QVERIFY(!panel.isPolling());
-        const auto hidden = panel.model()->refreshCount();
-        QTest::qWait(1500);
-        QCOMPARE(panel.model()->refreshCount(), hidden);
+        const auto afterHide = panel.model()->refreshCount();
+        session->snapshots().tick();
+        QCOMPARE(panel.model()->refreshCount(), afterHide);
     }
 };
 

@@ -289,6 +289,7 @@ private slots:
     void decodedValuesMatchGenerators();
     void processOnDemandReaderAndNewest();
     void newestValuePollWithSmallBuffer();
+    void newestValuePairsComeAndGo();
     void recordingRollover();
     void tcpListenSourceWithTransportHeader();
     void tcpClientSourceForwardsOverTcp();
@@ -781,6 +782,87 @@ void TestPipelineModes::newestValuePollWithSmallBuffer()
     // Three polls of one: each parameter once.
     QCOMPARE(reported.size(), std::size_t{3});
     QCOMPARE((small)->poll(one), std::size_t{0});
+    st->stop();
+}
+
+// A newest-value subscription of pairs added and removed while subscribed (the value display's
+// rows): add() gives the current value at once and refuses what is not there or already subscribed;
+// poll() reports only the pairs whose packet type updated since, one stream apart from the other; a
+// removed pair is reported no more.
+void TestPipelineModes::newestValuePairsComeAndGo()
+{
+    const auto db = trainingDb();
+    config::StationProfile profile;
+    QTemporaryDir dir;
+    profile.recordingDirectory = dir.filePath("rec").toStdString();
+    for (const char* name : {"a", "b"}) {
+        config::StreamProfile sp;
+        sp.name = name;
+        sp.source = "udp://127.0.0.1:0";
+        sp.packets.push_back({100, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}});
+        profile.streams.push_back(sp);
+    }
+    auto st = startStation(profile, db);
+    QVERIFY(st);
+    const auto& types = st->types();
+    const auto uptime = *types.parameterId("HK_Status.UPTIME");
+    const auto voltage = *types.parameterId("HK_Status.BUS_VOLTAGE");
+
+    auto sub = api::ParameterSubscription::createNewest(*st);
+    QVERIFY(sub);
+    QCOMPARE(sub->size(), std::size_t{0});
+    std::array<api::ParameterSample, 8> out{};
+    QCOMPARE(sub->poll(out), std::size_t{0});
+
+    bool added = false;
+    QVERIFY(!sub->add(0, uptime, &added)); // no value yet
+    QVERIFY(added);
+    QVERIFY(!sub->add(0, uptime, &added)); // already subscribed
+    QVERIFY(!added);
+    QVERIFY(!sub->add(7, uptime, &added)); // no such stream
+    QVERIFY(!added);
+    QVERIFY(!sub->add(0, types.totalParameters(), &added)); // no such parameter
+    QVERIFY(!added);
+    QVERIFY(!sub->add(1, voltage, &added));
+    QVERIFY(added);
+    QCOMPARE(sub->size(), std::size_t{2});
+
+    std::array<u64, 2> received{};
+    const auto sendTo = [&](const char* stream, u64 count) {
+        auto config = simConfig("sim", udpUrl(st->localPort(stream)), {"HK_Status"}, count, 10000);
+        config.generators = {{"HK_Status.UPTIME", counterGen(sim::ValueDomain::Raw, 500, 1)}};
+        auto sim = makeSim(config, db);
+        QVERIFY(sim);
+        sim->start();
+        sim->wait();
+        const std::size_t index = stream[0] == 'a' ? 0 : 1;
+        received[index] += count;
+        QVERIFY(settle(*st, index, received[index]));
+    };
+    sendTo("a", 20);
+    QCOMPARE(sub->poll(out), std::size_t{1}); // stream a's pair only
+    QCOMPARE(out[0].streamId, std::uint16_t{0});
+    QCOMPARE(out[0].parameterId, uptime);
+    QCOMPARE(out[0].value.raw, u64{500 + 20 - 1});
+    QCOMPARE(sub->poll(out), std::size_t{0});
+
+    // Added after the packets: its value at once, and not reported again by the next poll.
+    const auto now = sub->add(0, voltage, &added);
+    QVERIFY(added && now);
+    QCOMPARE(now->parameterId, voltage);
+    QCOMPARE(sub->poll(out), std::size_t{0});
+
+    QVERIFY(sub->remove(0, uptime));
+    QVERIFY(!sub->remove(0, uptime));
+    QCOMPARE(sub->size(), std::size_t{2});
+    sendTo("b", 20);
+    QCOMPARE(sub->poll(out), std::size_t{1}); // stream b's voltage
+    QCOMPARE(out[0].streamId, std::uint16_t{1});
+    QCOMPARE(out[0].parameterId, voltage);
+    sendTo("a", 40);
+    QCOMPARE(sub->poll(out), std::size_t{1}); // stream a's voltage; its uptime was removed
+    QCOMPARE(out[0].streamId, std::uint16_t{0});
+    QCOMPARE(out[0].parameterId, voltage);
     st->stop();
 }
 

@@ -46,8 +46,7 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& name, QWidget* p
 
 } // namespace
 
-StatisticsDialog::StatisticsDialog(SnapshotSource source, QWidget* parent)
-    : QDialog(parent), m_source(std::move(source))
+StatisticsDialog::StatisticsDialog(SnapshotFeed& feed, QWidget* parent) : QDialog(parent), m_feed(feed)
 {
     setObjectName(QStringLiteral("StatisticsDialog"));
     setWindowTitle(tr("Statistics"));
@@ -121,72 +120,42 @@ StatisticsDialog::StatisticsDialog(SnapshotSource source, QWidget* parent)
     layout->addWidget(splitter, 1);
     layout->addLayout(bottom);
 
-    m_timer.setInterval(kRefreshInterval);
-    connect(&m_timer, &QTimer::timeout, this, &StatisticsDialog::onTimer);
+    feed.follow(this, [this](const SharedSnapshot& snapshot) { display(snapshot); });
     updateHeader();
     resize(1280, 720);
 }
 
 StatisticsDialog::~StatisticsDialog() = default;
 
-void StatisticsDialog::showEvent(QShowEvent* event)
+const stats::StationSnapshot& StatisticsDialog::lastSnapshot() const noexcept
 {
-    QDialog::showEvent(event);
-    // Refresh at once rather than show empty tables for a second; the rates of this first refresh
-    // are over the time since the previous one (or 0 for the very first).
-    refresh();
-    m_timer.start();
-}
-
-void StatisticsDialog::hideEvent(QHideEvent* event)
-{
-    m_timer.stop();
-    QDialog::hideEvent(event);
-}
-
-void StatisticsDialog::onTimer()
-{
-    // A hidden dialog costs nothing (hideEvent stops the timer; this is the belt to its braces).
-    if (!isVisible()) {
-        m_timer.stop();
-        return;
-    }
-    refresh();
-}
-
-stats::StationSnapshot StatisticsDialog::take()
-{
-    stats::StationSnapshot snapshot = m_source ? m_source() : stats::StationSnapshot{};
-    // The engine leaves rates and CPU to its observers: this dialog is one.
-    snapshot.cpuPercent = m_cpu.sample();
-    m_rates.update(snapshot);
-    return snapshot;
-}
-
-void StatisticsDialog::refresh()
-{
-    display(take());
+    static const stats::StationSnapshot kNone;
+    return m_last ? *m_last : kNone;
 }
 
 void StatisticsDialog::resetStatistics()
 {
-    stats::StationSnapshot snapshot = take();
-    m_baseline.reset(snapshot);
-    m_resetUptime = snapshot.uptimeSeconds;
-    m_resetTimeNs = snapshot.timeNs;
-    display(std::move(snapshot));
+    m_feed.tick();
+    const SharedSnapshot now = m_feed.latest();
+    if (!now)
+        return;
+    m_baseline.reset(*now);
+    m_resetUptime = now->uptimeSeconds;
+    m_resetTimeNs = now->timeNs;
+    display(now);
 }
 
 void StatisticsDialog::clearReset()
 {
     m_baseline.clear();
-    display(m_last);
+    if (m_last)
+        display(m_last);
 }
 
-void StatisticsDialog::display(stats::StationSnapshot snapshot)
+void StatisticsDialog::display(SharedSnapshot snapshot)
 {
     m_last = std::move(snapshot);
-    m_shown = m_baseline.apply(m_last);
+    m_shown = m_baseline.apply(*m_last);
     m_streamModel->setSnapshot(m_shown, &m_baseline);
     m_queueModel->setSnapshot(m_shown);
     m_forwardModel->setSnapshot(m_shown);
@@ -238,16 +207,17 @@ void StatisticsDialog::sizeColumnsOnce()
 
 void StatisticsDialog::updateHeader()
 {
-    if (m_refreshes == 0 && m_last.timeNs == 0 && m_last.streams.empty()) {
+    if (!m_last) {
         m_header->setText(tr("Waiting for the first statistics…"));
     } else {
         const stats::StationSnapshot& s = m_shown;
-        const stats::Rates& r = m_last.rates;
+        const stats::StationSnapshot& last = *m_last;
+        const stats::Rates& r = last.rates;
         const QString station =
             tr("CPU %1% · up %2 · packet pool %3 / %4 in use · recording: %5")
-                .arg(QLocale().toString(m_last.cpuPercent, 'f', 0), duration(m_last.uptimeSeconds),
-                     countText(m_last.poolInUse), countText(m_last.poolCapacity),
-                     m_last.recordingState.empty() ? tr("off") : QString::fromStdString(m_last.recordingState));
+                .arg(QLocale().toString(last.cpuPercent, 'f', 0), duration(last.uptimeSeconds),
+                     countText(last.poolInUse), countText(last.poolCapacity),
+                     last.recordingState.empty() ? tr("off") : QString::fromStdString(last.recordingState));
         const QString totals =
             tr("Received %1 · processed %2 · recorded %3 · forwarded %4 · lost %5 · drops %6 · malformed %7 · "
                "errors %8 · %9 pkt/s · %10 Mbit/s · %11 par/s")
@@ -264,7 +234,7 @@ void StatisticsDialog::updateHeader()
                                ? QDateTime::fromMSecsSinceEpoch(m_resetTimeNs / 1'000'000, Qt::UTC).toString(QStringLiteral("HH:mm:ss 'UTC'"))
                                : tr("(unknown time)");
         m_resetLabel->setText(tr("Counts since the reset at %1 (%2 ago); the engine's own counters are unchanged")
-                                  .arg(at, duration(m_last.uptimeSeconds - m_resetUptime)));
+                                  .arg(at, duration(lastSnapshot().uptimeSeconds - m_resetUptime)));
     } else {
         m_resetLabel->setText(tr("Counts since the station started"));
     }

@@ -3,25 +3,20 @@
 // errors, rates), each stream's queues as bars against their capacity, the forward destinations and
 // the API consumers, with a header line of CPU, uptime, totals and rates.
 //
-// It polls a snapshot source once a second, only while visible (the timer starts in showEvent and
-// stops in hideEvent), and fills in what the engine's snapshot leaves to its observers: the rates
-// (its own stats::RateTracker, over the interval since its previous poll) and the process's CPU (its
-// own stats::CpuMeter). Reset zeroes the dialog's view, not the engine's counters, so the headless
-// reports and other views are unaffected (see StatisticsBaseline).
+// It shows the session's snapshot feed (one snapshot a second, with rates and the process's CPU
+// filled in, the same one every view shows) while visible: a hidden dialog ignores the ticks and
+// shows the latest snapshot at once when shown again. Reset zeroes the dialog's view, not the
+// engine's counters, so the headless reports and other views are unaffected (see StatisticsBaseline).
 #pragma once
 
-#include "core/stats/cpu_meter.hpp"
-#include "core/stats/rate_tracker.hpp"
 #include "core/stats/snapshot.hpp"
 #include "core/stats/statistics_baseline.hpp"
 #include "ui/models/statistics_model.hpp"
+#include "ui/session/snapshot_feed.hpp"
 
 #include <QDialog>
-#include <QTimer>
 
-#include <chrono>
 #include <cstdint>
-#include <functional>
 #include <set>
 #include <string>
 
@@ -37,27 +32,22 @@ class StatisticsDialog : public QDialog {
     Q_OBJECT
 
 public:
-    // Called on the GUI thread at each refresh; must be cheap (a Station::snapshot() is).
-    using SnapshotSource = std::function<stats::StationSnapshot()>;
-    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
-
-    explicit StatisticsDialog(SnapshotSource source, QWidget* parent = nullptr);
+    explicit StatisticsDialog(SnapshotFeed& feed, QWidget* parent = nullptr);
     ~StatisticsDialog() override;
 
-    // Takes a snapshot now and shows it (the timer does this once a second while visible).
-    void refresh();
-    // The Reset button: from now on the counters show what happened since this moment.
+    // The Reset button: from now on the counters show what happened since this moment (the feed
+    // takes a snapshot now, for every view).
     void resetStatistics();
     // Shows totals since the station started again.
     void clearReset();
 
-    // The snapshot of the last refresh as the source returned it, with rates and CPU filled in.
-    [[nodiscard]] const stats::StationSnapshot& lastSnapshot() const noexcept { return m_last; }
+    // The snapshot of the last refresh as the feed handed it, with rates and CPU filled in.
+    [[nodiscard]] const stats::StationSnapshot& lastSnapshot() const noexcept;
+    [[nodiscard]] SharedSnapshot feedSnapshot() const { return m_last; }
     // What the views show: lastSnapshot() less the reset baseline.
     [[nodiscard]] const stats::StationSnapshot& shownSnapshot() const noexcept { return m_shown; }
     [[nodiscard]] bool hasReset() const noexcept { return m_baseline.active(); }
     [[nodiscard]] std::uint64_t refreshCount() const noexcept { return m_refreshes; }
-    [[nodiscard]] bool isPolling() const noexcept { return m_timer.isActive(); }
     [[nodiscard]] QString headerText() const;
 
     [[nodiscard]] StreamStatisticsModel* streamModel() const noexcept { return m_streamModel; }
@@ -71,24 +61,15 @@ Q_SIGNALS:
     // After each refresh, once the models hold the new snapshot.
     void refreshed();
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void hideEvent(QHideEvent* event) override;
-
 private:
-    void onTimer();
-    [[nodiscard]] stats::StationSnapshot take();
-    void display(stats::StationSnapshot snapshot);
+    void display(SharedSnapshot snapshot);
     void sizeColumnsOnce();
     void updateHeader();
     void updateTabTitles();
 
-    SnapshotSource m_source;
-    QTimer m_timer;
-    stats::RateTracker m_rates;
-    stats::CpuMeter m_cpu;
+    SnapshotFeed& m_feed;
     stats::StatisticsBaseline m_baseline;
-    stats::StationSnapshot m_last;
+    SharedSnapshot m_last;
     stats::StationSnapshot m_shown;
     std::uint64_t m_refreshes = 0;
     double m_resetUptime = 0;

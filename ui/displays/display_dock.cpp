@@ -56,8 +56,8 @@ ValueDisplay* valuesFromSpec(pipeline::Station& station, const QJsonObject& spec
 
 } // namespace
 
-QWidget* createDisplay(pipeline::Station& station, const QJsonObject& spec, QWidget* parent, QStringList* problems,
-                       QString* error)
+QWidget* createDisplay(pipeline::Station& station, SnapshotFeed& snapshots, const QJsonObject& spec, QWidget* parent,
+                       QStringList* problems, QString* error)
 {
     const QString type = spec.value(kType).toString();
     if (type == QLatin1String("values"))
@@ -65,7 +65,7 @@ QWidget* createDisplay(pipeline::Station& station, const QJsonObject& spec, QWid
     if (type == QLatin1String("plot"))
         return ParameterPlot::fromSpec(station, spec, parent, problems);
     if (type == QLatin1String("packet")) {
-        auto* view = PacketView::fromSpec(station, spec, parent);
+        auto* view = PacketView::fromSpec(station, snapshots, spec, parent);
         if (!view && error)
             *error = QObject::tr("a packet view needs a \"stream\" and a \"packet\"");
         return view;
@@ -141,8 +141,8 @@ std::optional<QList<QJsonObject>> loadDisplayFile(const QString& path, QString* 
     return specs;
 }
 
-DisplayDock::DisplayDock(const QJsonObject& spec, pipeline::Station* station, QWidget* parent)
-    : QDockWidget(parent), m_spec(spec)
+DisplayDock::DisplayDock(const QJsonObject& spec, pipeline::Station* station, SnapshotFeed& snapshots, QWidget* parent)
+    : QDockWidget(parent), m_spec(spec), m_snapshots(snapshots)
 {
     setAttribute(Qt::WA_DeleteOnClose);
     setWindowTitle(title());
@@ -194,7 +194,7 @@ void DisplayDock::attach(pipeline::Station* station)
     detach();
     m_problems.clear();
     QString error;
-    m_display = createDisplay(*station, m_spec, this, &m_problems, &error);
+    m_display = createDisplay(*station, m_snapshots, m_spec, this, &m_problems, &error);
     if (!m_display) {
         m_placeholder->setText(error);
         return;

@@ -25,10 +25,13 @@ class Station;
 
 namespace telestation::ui {
 
-// Builds the display a spec describes; nullptr (and why in `error`) for an unknown type. Parts that no
-// longer resolve (a parameter renamed in the mission database) are skipped and listed in `problems`.
-[[nodiscard]] QWidget* createDisplay(pipeline::Station& station, const QJsonObject& spec, QWidget* parent,
-                                     QStringList* problems, QString* error);
+class SnapshotFeed;
+
+// Builds the display a spec describes (a packet view counts from `snapshots`); nullptr (and why in
+// `error`) for an unknown type. Parts that no longer resolve (a parameter renamed in the mission
+// database) are skipped and listed in `problems`.
+[[nodiscard]] QWidget* createDisplay(pipeline::Station& station, SnapshotFeed& snapshots, const QJsonObject& spec,
+                                     QWidget* parent, QStringList* problems, QString* error);
 // The spec of a display createDisplay() made (with its current contents); empty for anything else.
 [[nodiscard]] QJsonObject displaySpec(const QWidget* display);
 
@@ -42,7 +45,7 @@ class DisplayDock : public QDockWidget {
 
 public:
     // Builds the display from `spec` on `station` (nullptr: a placeholder until attach()).
-    DisplayDock(const QJsonObject& spec, pipeline::Station* station, QWidget* parent = nullptr);
+    DisplayDock(const QJsonObject& spec, pipeline::Station* station, SnapshotFeed& snapshots, QWidget* parent = nullptr);
 
     [[nodiscard]] QJsonObject spec() const;
     [[nodiscard]] QString title() const;
@@ -61,6 +64,7 @@ protected:
 
 private:
     QJsonObject m_spec;
+    SnapshotFeed& m_snapshots;
     QWidget* m_display = nullptr;
     QLabel* m_placeholder = nullptr;
     QStringList m_problems;

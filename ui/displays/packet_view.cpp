@@ -128,9 +128,11 @@ const QStringList& PacketView::headerFieldNames()
     return names;
 }
 
-PacketView::PacketView(pipeline::Station& station, const QString& stream, const QString& packetName, QWidget* parent)
+PacketView::PacketView(pipeline::Station& station, SnapshotFeed& snapshots, const QString& stream,
+                       const QString& packetName, QWidget* parent)
     : QWidget(parent)
     , m_station(station)
+    , m_snapshots(snapshots)
     , m_stream(stream)
     , m_packet(packetName)
 {
@@ -219,6 +221,10 @@ PacketView::PacketView(pipeline::Station& station, const QString& stream, const 
         }
         refresh();
     });
+    snapshots.follow(this, [this](const SharedSnapshot& snapshot) {
+        updateCount(snapshot);
+        updateStatus();
+    });
 
     syncCombos();
     clearPacket();
@@ -239,6 +245,7 @@ void PacketView::setTarget(const QString& stream, const QString& packetName)
     showMessage({});
     if (isVisible()) {
         subscribe();
+        updateCount(m_snapshots.latest());
         refresh();
     }
     Q_EMIT specChanged();
@@ -249,13 +256,14 @@ QJsonObject PacketView::spec() const
     return QJsonObject { { QStringLiteral("stream"), m_stream }, { QStringLiteral("packet"), m_packet } };
 }
 
-PacketView* PacketView::fromSpec(pipeline::Station& station, const QJsonObject& spec, QWidget* parent)
+PacketView* PacketView::fromSpec(pipeline::Station& station, SnapshotFeed& snapshots, const QJsonObject& spec,
+                                 QWidget* parent)
 {
     const QJsonValue stream = spec.value(QStringLiteral("stream"));
     const QJsonValue packet = spec.value(QStringLiteral("packet"));
     if (!stream.isString() || !packet.isString())
         return nullptr;
-    return new PacketView(station, stream.toString(), packet.toString(), parent);
+    return new PacketView(station, snapshots, stream.toString(), packet.toString(), parent);
 }
 
 QString PacketView::dumpText() const
@@ -338,9 +346,12 @@ void PacketView::refresh()
         m_takenAt.start();
         showPacket();
     }
-    // A first packet updates the count at once, so that the view never shows a packet and "0 seen".
-    if (!m_countedAt.isValid() || m_countedAt.elapsed() >= kCountIntervalMs || (taken && m_packetsSeen == 0))
-        updateCount();
+    // A first packet asks the session for a tick at once (every view gets it), so that the view never
+    // shows a packet and "0 seen".
+    if (taken && m_packetsSeen == 0) {
+        m_snapshots.tick();
+        updateCount(m_snapshots.latest());
+    }
     updateStatus();
 }
 
@@ -487,7 +498,7 @@ void PacketView::clearPacket()
     m_receiveTimeNs = 0;
     m_typeIndex = 0;
     m_takenAt.invalidate();
-    m_countedAt.invalidate();
+    m_counted.reset();
     m_packetsSeen = 0;
     for (const auto& name : headerFieldNames())
         setField(name, kNone);
@@ -495,13 +506,14 @@ void PacketView::clearPacket()
     updateStatus();
 }
 
-void PacketView::updateCount()
+void PacketView::updateCount(const SharedSnapshot& snapshot)
 {
-    m_countedAt.start();
-    const auto snapshot = m_station.snapshot();
+    if (!snapshot)
+        return;
+    m_counted = snapshot;
     const std::string stream = m_stream.toStdString();
     const std::string packet = m_packet.toStdString();
-    for (const auto& s : snapshot.streams) {
+    for (const auto& s : snapshot->streams) {
         if (s.name != stream)
             continue;
         for (const auto& t : s.packetTypes) {

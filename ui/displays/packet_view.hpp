@@ -11,12 +11,15 @@
 // every packet of its type). The last packet taken is kept and shown again when the view reappears.
 //
 // The count of packets seen is the station's per-type "processed" counter (packets delivered to
-// consumers) from a snapshot, read at most twice a second; the age is measured from when this view took
-// the packet, because a playback stream keeps the recording's original receive times.
+// consumers) from the session's snapshot of each tick (once a second; the first packet shown asks for
+// a tick at once); the age is measured from when this view took the packet, because a playback stream
+// keeps the recording's original receive times.
 //
 // The view holds a Station reference: the owner deletes the view before the station (the main window
 // recreates its displays when the station is rebuilt); the destructor removes the subscription.
 #pragma once
+
+#include "ui/session/snapshot_feed.hpp"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -48,7 +51,6 @@ class PacketView : public QWidget {
 
 public:
     static constexpr int kRefreshHz = 10;
-    static constexpr int kCountIntervalMs = 500; // the snapshot for "N packets seen"
     static constexpr int kBytesPerLine = 16;
 
     // Header field names for headerField(): "version", "type", "secondaryHeader", "apid",
@@ -58,7 +60,8 @@ public:
 
     // `packetName`: a packet definition name or "unknown". A stream or packet the station does not have
     // is kept (spec() still returns it) and the reason is shown in the view.
-    PacketView(pipeline::Station& station, const QString& stream, const QString& packetName, QWidget* parent = nullptr);
+    PacketView(pipeline::Station& station, SnapshotFeed& snapshots, const QString& stream, const QString& packetName,
+               QWidget* parent = nullptr);
     ~PacketView() override;
 
     [[nodiscard]] QString stream() const { return m_stream; }
@@ -70,7 +73,7 @@ public:
     [[nodiscard]] QJsonObject spec() const;
     // nullptr when `spec` has no "stream" or "packet" string.
     [[nodiscard]] static PacketView* fromSpec(
-        pipeline::Station& station, const QJsonObject& spec, QWidget* parent = nullptr);
+        pipeline::Station& station, SnapshotFeed& snapshots, const QJsonObject& spec, QWidget* parent = nullptr);
 
     // What the view shows (tests, copy to clipboard).
     [[nodiscard]] QString dumpText() const;
@@ -78,6 +81,8 @@ public:
     [[nodiscard]] QString statusText() const;
     [[nodiscard]] QString message() const;
     [[nodiscard]] std::uint64_t packetsSeen() const noexcept { return m_packetsSeen; }
+    // The feed's snapshot the count is from (nullptr before the first).
+    [[nodiscard]] SharedSnapshot feedSnapshot() const { return m_counted; }
     [[nodiscard]] bool hasPacket() const noexcept { return !m_frame.empty(); }
 
     [[nodiscard]] bool isPolling() const;
@@ -89,7 +94,7 @@ public:
     [[nodiscard]] static QString hexDump(std::span<const std::uint8_t> bytes);
 
 public Q_SLOTS:
-    // What the timer does: takes the newest packet, if any, and updates the age and count.
+    // What the timer does: takes the newest packet, if any, and updates the age.
     void refresh();
 
 Q_SIGNALS:
@@ -107,12 +112,13 @@ private:
     void onComboChanged();
     void showPacket();
     void clearPacket();
-    void updateCount();
+    void updateCount(const SharedSnapshot& snapshot);
     void updateStatus();
     void setField(const QString& name, const QString& text, const QString& toolTip = {});
     void showMessage(const QString& text);
 
     pipeline::Station& m_station;
+    SnapshotFeed& m_snapshots;
     QString m_stream;
     QString m_packet;
     std::unique_ptr<api::PacketSubscription> m_subscription;
@@ -123,7 +129,7 @@ private:
     std::int64_t m_receiveTimeNs = 0;
     std::uint32_t m_typeIndex = 0;
     QElapsedTimer m_takenAt; // when this view took the shown packet
-    QElapsedTimer m_countedAt; // when the count was last read
+    SharedSnapshot m_counted; // the snapshot the count is from
     std::uint64_t m_packetsSeen = 0;
 
     QComboBox* m_streamCombo = nullptr;

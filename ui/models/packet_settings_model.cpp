@@ -5,6 +5,7 @@
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 #include "ui/text/number_format.hpp"
+#include "ui/session/station_session.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -100,7 +101,10 @@ std::uint64_t countOf(const stats::PacketCounters& c, int column)
 
 } // namespace
 
-PacketSettingsModel::PacketSettingsModel(QObject* parent) : QAbstractTableModel(parent) {}
+PacketSettingsModel::PacketSettingsModel(StationSession& session, QObject* parent)
+    : QAbstractTableModel(parent), m_session(session)
+{
+}
 
 QString PacketSettingsModel::modeText(ProcessingMode mode)
 {
@@ -127,6 +131,7 @@ QString PacketSettingsModel::profileDestinationError(const QString& url)
 void PacketSettingsModel::setStation(pipeline::Station* station)
 {
     m_station = station;
+    m_snapshot = m_session.snapshots().latest();
     m_lastError.clear();
     rebuild();
 }
@@ -175,8 +180,7 @@ bool PacketSettingsModel::readSettings(std::vector<Row>& rows) const
 {
     if (!m_station)
         return false;
-    const config::StationProfile profile = m_station->profile();
-    const config::StreamProfile* stream = findStream(profile, m_stream.toStdString());
+    const config::StreamProfile* stream = findStream(m_session.profile(), m_stream.toStdString());
     if (!stream)
         return false;
     const pipeline::SettingResolver resolver(m_station->types(), stream->packets);
@@ -201,13 +205,13 @@ void PacketSettingsModel::readCounters(std::vector<Row>& rows) const
 {
     for (Row& row : rows)
         row.counters = {};
-    if (!m_station || rows.empty())
+    if (!m_station || !m_snapshot || rows.empty())
         return;
-    const stats::StationSnapshot snapshot = m_station->snapshot();
     const std::string name = m_stream.toStdString();
-    const auto stream = std::find_if(snapshot.streams.begin(), snapshot.streams.end(),
+    const auto& streams = m_snapshot->streams;
+    const auto stream = std::find_if(streams.begin(), streams.end(),
                                      [&](const stats::StreamStats& s) { return s.name == name; });
-    if (stream == snapshot.streams.end())
+    if (stream == streams.end())
         return;
     // A row per packet type, found by the type's name: (APID, secondary id) does not tell apart the
     // types of an APID that differ by criteria. The unknown packets are the snapshot's first entry.
@@ -249,8 +253,9 @@ void PacketSettingsModel::updateRows(std::vector<Row> rows)
     }
 }
 
-void PacketSettingsModel::refresh()
+void PacketSettingsModel::setSnapshot(const SharedSnapshot& snapshot)
 {
+    m_snapshot = snapshot;
     if (!m_station)
         return;
     std::vector<Row> rows = m_rows;
@@ -477,9 +482,8 @@ bool PacketSettingsModel::apply(int row, const Change& change)
         refuse(row, tr("there is no station"));
         return false;
     }
-    const config::StationProfile profile = m_station->profile();
     const std::string streamName = m_stream.toStdString();
-    const config::StreamProfile* stream = findStream(profile, streamName);
+    const config::StreamProfile* stream = findStream(m_session.profile(), streamName);
     if (!stream) {
         refuse(row, tr("the station has no such stream"));
         return false;
@@ -494,14 +498,15 @@ bool PacketSettingsModel::apply(int row, const Change& change)
     }
 
     const Row& r = m_rows[static_cast<std::size_t>(row)];
-    Status status;
+    bool applied = false;
+    QString error;
     if (r.type == pipeline::kUnknownType) {
         const ProcessingMode mode = change.mode.value_or(stream->unknownMode);
         const bool record = change.record.value_or(stream->recordUnknown);
         const std::vector<std::string> forward = change.forward ? toStdList(*change.forward) : stream->forwardUnknown;
         if (mode == stream->unknownMode && record == stream->recordUnknown && forward == stream->forwardUnknown)
             return true; // nothing changes
-        status = m_station->setUnknownSettings(streamName, mode, record, forward);
+        applied = m_session.setUnknownSettings(m_stream, mode, record, forward, &error);
     } else {
         // Keyed to this type alone: by (APID, secondary id) where that names only this type, else by name.
         const config::PacketSettings current =
@@ -515,10 +520,10 @@ bool PacketSettingsModel::apply(int row, const Change& change)
             next.forward = toStdList(*change.forward);
         if (next == current)
             return true;
-        status = m_station->setPacketSettings(streamName, next);
+        applied = m_session.setPacketSettings(m_stream, next, &error);
     }
-    if (!status) {
-        refuse(row, QString::fromStdString(status.error().message));
+    if (!applied) {
+        refuse(row, error);
         return false;
     }
     m_lastError.clear();

@@ -1,20 +1,22 @@
 // The packet settings of one stream as a table: one row per packet type of the mission database (APID,
 // secondary id, name) and a last row for the unknown packets, with the processing mode, record and
-// forward destinations — editable — and the live counts of the stream's snapshot (received, processed,
-// recorded, forwarded, dropped). A row is its type (type index, name), never its (APID, secondary id)
+// forward destinations — editable — and the live counts of the stream in the session's snapshot
+// (received, processed, recorded, forwarded, dropped). A row is its type (type index, name), never its (APID, secondary id)
 // alone: XTCE missions tell types of one APID apart by criteria on other fields.
 //
-// Edits go live through pipeline::Station::setPacketSettings / setUnknownSettings, starting from the
-// settings the station's profile has now so the fields not edited are kept. The setting written names
+// Settings are read from the session's profile. Edits go live through the session
+// (StationSession::setPacketSettings / setUnknownSettings: the station applies them, the profile is
+// marked unsaved), starting from the settings the profile has now so the fields not edited are kept. The setting written names
 // the row's type alone: by (APID, secondary id) where that identifies exactly this type (so profiles of
 // .tdef missions look as they always did), else by packet name (pipeline::SettingResolver). A refused change leaves
 // the row as it was and reports the engine's error (settingRefused); an applied one emits
-// settingsChanged so the session can mark its profile changed. Counts and settings are polled:
-// refresh() (1 Hz while the table is visible).
+// settingsChanged. Counts and settings are read again with each snapshot the owner hands it
+// (setSnapshot: 1 Hz while the table is visible).
 #pragma once
 
 #include "core/config/station_profile.hpp"
 #include "core/stats/snapshot.hpp"
+#include "ui/session/snapshot_feed.hpp"
 
 #include <QAbstractTableModel>
 #include <QStringList>
@@ -29,6 +31,8 @@ class Station;
 
 namespace telestation::ui {
 
+class StationSession;
+
 class PacketSettingsModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -39,14 +43,16 @@ public:
     static constexpr int kForwardRole = Qt::UserRole + 3;     // QStringList of destination URLs
     static constexpr int kCountRole = Qt::UserRole + 4;       // quint64, the count columns
 
-    explicit PacketSettingsModel(QObject* parent = nullptr);
+    explicit PacketSettingsModel(StationSession& session, QObject* parent = nullptr);
 
     // Either may be called at any time; rows exist while the station has a stream of this name.
     void setStation(pipeline::Station* station);
     void setStream(const QString& stream);
     [[nodiscard]] QString stream() const { return m_stream; }
-    // Reads the stream's settings from the station's profile and its counts from a snapshot.
-    void refresh();
+    // Reads the stream's settings from the session's profile and its counts from `snapshot`.
+    void setSnapshot(const SharedSnapshot& snapshot);
+    // The feed's snapshot the counts are from (nullptr before the first).
+    [[nodiscard]] const SharedSnapshot& snapshot() const noexcept { return m_snapshot; }
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
@@ -104,7 +110,9 @@ private:
     [[nodiscard]] bool apply(int row, const Change& change);
     void refuse(int row, const QString& message);
 
+    StationSession& m_session;
     pipeline::Station* m_station = nullptr;
+    SharedSnapshot m_snapshot;
     QString m_stream;
     std::vector<Row> m_rows;
     QString m_lastError;

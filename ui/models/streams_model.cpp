@@ -1,8 +1,8 @@
 #include "ui/models/streams_model.hpp"
 
-#include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 #include "ui/text/number_format.hpp"
+#include "ui/session/station_session.hpp"
 
 #include <QBrush>
 #include <QColor>
@@ -32,45 +32,51 @@ bool isError(const QString& state)
 
 } // namespace
 
-StreamsModel::StreamsModel(QObject* parent) : QAbstractTableModel(parent) {}
+StreamsModel::StreamsModel(const StationSession& session, QObject* parent)
+    : QAbstractTableModel(parent), m_session(session)
+{
+}
 
-void StreamsModel::setStation(pipeline::Station* station)
+void StreamsModel::setStation(const pipeline::Station* station)
 {
     // One reset with the new rows (not an empty one first): views keep their selection by name.
     beginResetModel();
     m_station = station;
-    m_rates.reset();
+    m_snapshot = m_session.snapshots().latest();
     m_rows = readRows();
     endResetModel();
 }
 
-std::vector<StreamsModel::Row> StreamsModel::readRows()
+std::vector<StreamsModel::Row> StreamsModel::readRows() const
 {
     std::vector<Row> rows;
     if (!m_station)
         return rows;
-    ++m_refreshes;
-    const config::StationProfile profile = m_station->profile();
-    stats::StationSnapshot snapshot = m_station->snapshot();
-    m_rates.update(snapshot);
+    const config::StationProfile& profile = m_session.profile();
     rows.reserve(profile.streams.size());
     for (const config::StreamProfile& stream : profile.streams) {
         Row row;
         row.profile = stream;
-        const auto found = std::find_if(snapshot.streams.begin(), snapshot.streams.end(),
-                                        [&](const stats::StreamStats& s) { return s.name == stream.name; });
-        if (found != snapshot.streams.end())
-            row.stats = std::move(*found);
-        row.stats.packetTypes.clear(); // not shown here; keeps the copies small
+        if (m_snapshot) {
+            const auto& streams = m_snapshot->streams;
+            const auto found = std::find_if(streams.begin(), streams.end(),
+                                            [&](const stats::StreamStats& s) { return s.name == stream.name; });
+            if (found != streams.end()) {
+                row.stats = *found;
+                row.stats.packetTypes.clear(); // not shown here; keeps the copies small
+            }
+        }
         rows.push_back(std::move(row));
     }
     return rows;
 }
 
-void StreamsModel::refresh()
+void StreamsModel::setSnapshot(const SharedSnapshot& snapshot)
 {
     if (!m_station)
         return;
+    ++m_refreshes;
+    m_snapshot = snapshot;
     std::vector<Row> rows = readRows();
     const bool sameStreams = rows.size() == m_rows.size()
                              && std::equal(rows.begin(), rows.end(), m_rows.begin(), [](const Row& a, const Row& b) {

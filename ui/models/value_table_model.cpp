@@ -1,6 +1,6 @@
 #include "ui/models/value_table_model.hpp"
 
-#include "core/api/consumer.hpp"
+#include "core/common/clock.hpp"
 #include "core/decode/decoded_value.hpp"
 #include "core/pipeline/station.hpp"
 
@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <chrono>
 #include <functional>
 
 namespace telestation::ui {
@@ -29,13 +28,6 @@ const QColor kStaleText(0x80, 0x80, 0x80);
 constexpr double kNsPerSecond = 1e9;
 constexpr int kNumberPrecision = 10;
 
-std::int64_t wallClockNs()
-{
-    // Receive times are CLOCK_REALTIME (core/pipeline/packet_pool.hpp): ages compare with the same clock.
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
-
 QString number(double value)
 {
     return QString::number(value, 'g', kNumberPrecision);
@@ -44,7 +36,7 @@ QString number(double value)
 } // namespace
 
 ValueTableModel::ValueTableModel(pipeline::Station& station, QObject* parent)
-    : QAbstractTableModel(parent), m_station(station), m_reader(std::make_unique<api::ParameterReader>(station))
+    : QAbstractTableModel(parent), m_station(station), m_values(api::ParameterSubscription::createNewest(station))
 {
 }
 
@@ -52,26 +44,28 @@ ValueTableModel::~ValueTableModel() = default;
 
 bool ValueTableModel::addParameter(std::uint16_t streamId, std::uint32_t parameterId)
 {
-    if (streamId >= m_station.streamCount() || parameterId >= m_station.types().totalParameters())
-        return false;
-    const bool shown = std::any_of(m_rows.begin(), m_rows.end(), [&](const Row& r) {
-        return r.streamId == streamId && r.parameterId == parameterId;
-    });
-    if (shown)
+    // The subscription refuses what does not exist and what is already shown.
+    bool added = false;
+    const auto current = m_values->add(streamId, parameterId, &added);
+    if (!added)
         return false;
 
     Row row;
     row.streamId = streamId;
     row.parameterId = parameterId;
-    row.typeIndex = m_station.types().parameter(parameterId).typeIndex;
     row.name = rowName(streamId, parameterId);
+    if (current) {
+        row.sample = *current;
+        row.hasValue = true;
+    }
+    // Receive times are CLOCK_REALTIME (core/pipeline/packet_pool.hpp): ages compare with the same clock.
     if (m_nowNs == 0)
-        m_nowNs = wallClockNs();
-    readRow(row);
+        m_nowNs = clock::realtimeNs();
     row.stale = isStale(row, m_nowNs);
 
     const int at = rowCount();
     beginInsertRows({}, at, at);
+    m_rowOf.emplace(rowKey(streamId, parameterId), m_rows.size());
     m_rows.push_back(std::move(row));
     endInsertRows();
     return true;
@@ -115,7 +109,12 @@ bool ValueTableModel::removeRows(int row, int count, const QModelIndex& parent)
     if (parent.isValid() || row < 0 || count <= 0 || row + count > rowCount())
         return false;
     beginRemoveRows({}, row, row + count - 1);
+    for (int r = row; r < row + count; ++r)
+        m_values->remove(m_rows[static_cast<std::size_t>(r)].streamId, m_rows[static_cast<std::size_t>(r)].parameterId);
     m_rows.erase(m_rows.begin() + row, m_rows.begin() + row + count);
+    m_rowOf.clear();
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        m_rowOf.emplace(rowKey(m_rows[i].streamId, m_rows[i].parameterId), i);
     endRemoveRows();
     return true;
 }
@@ -167,8 +166,21 @@ QStringList ValueTableModel::qualifiedNames() const
 
 int ValueTableModel::refresh()
 {
-    m_nowNs = wallClockNs();
-    int read = 0;
+    m_nowNs = clock::realtimeNs();
+    // The pairs whose packet type updated since the last refresh, one sample each.
+    m_taken.resize(m_rows.size());
+    const std::size_t taken = m_values->poll(m_taken);
+    std::vector<bool> changed(m_rows.size(), false);
+    for (std::size_t i = 0; i < taken; ++i) {
+        const api::ParameterSample& sample = m_taken[i];
+        const auto found = m_rowOf.find(rowKey(sample.streamId, sample.parameterId));
+        if (found == m_rowOf.end())
+            continue;
+        Row& row = m_rows[found->second];
+        row.sample = sample;
+        row.hasValue = true;
+        changed[found->second] = true;
+    }
     int first = -1; // the current block of changed rows
     const auto flush = [&](int last) {
         if (first >= 0)
@@ -177,43 +189,22 @@ int ValueTableModel::refresh()
     };
     for (int r = 0; r < rowCount(); ++r) {
         Row& row = m_rows[static_cast<std::size_t>(r)];
-        bool changed = false;
-        // A packet type's update count moves with every packet: rows whose type did not move are not read.
-        if (pipeline::StationAccess::currentValues(m_station, row.streamId).updates(row.typeIndex) != row.seenUpdates) {
-            changed = readRow(row);
-            ++read;
-        }
+        bool rowChanged = changed[static_cast<std::size_t>(r)];
         const bool stale = isStale(row, m_nowNs);
         if (stale != row.stale) {
             row.stale = stale;
-            changed = true;
+            rowChanged = true;
         }
-        if (changed && first < 0)
+        if (rowChanged && first < 0)
             first = r;
-        else if (!changed)
+        else if (!rowChanged)
             flush(r - 1);
     }
     flush(rowCount() - 1);
     // Every age moves with the clock: one signal for the whole column.
     if (!m_rows.empty())
         Q_EMIT dataChanged(index(0, Age), index(rowCount() - 1, Age), {Qt::DisplayRole, kValueRole});
-    return read;
-}
-
-bool ValueTableModel::readRow(Row& row)
-{
-    // The count first: a packet arriving between the two reads is read again at the next refresh.
-    row.seenUpdates = pipeline::StationAccess::currentValues(m_station, row.streamId).updates(row.typeIndex);
-    const auto sample = m_reader->read(row.streamId, row.parameterId);
-    if (!sample) {
-        // Nothing received yet, or the type is passed through (no values).
-        const bool had = row.hasValue;
-        row.hasValue = false;
-        return had;
-    }
-    row.sample = *sample;
-    row.hasValue = true;
-    return true;
+    return static_cast<int>(taken);
 }
 
 bool ValueTableModel::isStale(const Row& row, std::int64_t nowNs) const noexcept

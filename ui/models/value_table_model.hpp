@@ -1,15 +1,16 @@
 // ValueTableModel: the rows of the value display — chosen (stream, parameter) pairs with their newest
-// value as the engine's ParameterReader gives it (Process Entire Packet types from the current value
-// table, Process On Demand types by decoding the kept packet). refresh(), called by the display's
-// timer, reads only the rows whose packet type's update count moved since the last refresh, updates the
-// age column of every row, and emits one dataChanged per block of adjacent changed rows: never a
-// reset, so that views keep their selection and scroll position with 1,000 rows at 10 Hz.
+// value, taken through a newest-value api::ParameterSubscription of exactly those pairs (Process
+// Entire Packet types from the current value table, Process On Demand types by decoding the kept
+// packet). refresh(), called by the display's timer, polls the subscription — which reports only the
+// pairs whose packet type updated since the last refresh — updates the age column of every row, and
+// emits one dataChanged per block of adjacent changed rows: never a reset, so that views keep their
+// selection and scroll position with 1,000 rows at 10 Hz.
 //
 // Colours: the background of a row says its limit state (green normal, yellow, red); a row whose
 // newest value was received more than staleTimeout() seconds ago is grey instead, whatever its limits.
 #pragma once
 
-#include "core/pipeline/current_values.hpp"
+#include "core/api/consumer.hpp"
 
 #include <QAbstractTableModel>
 #include <QString>
@@ -18,14 +19,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
-
-namespace telestation::pipeline {
-class Station;
-}
-namespace telestation::api {
-class ParameterReader;
-}
 
 namespace telestation::ui {
 
@@ -85,7 +80,7 @@ public:
     // Every qualified name of the mission database, in definition order (for completion).
     [[nodiscard]] QStringList qualifiedNames() const;
 
-    // Reads what changed (see the file comment). Returns the number of rows whose value was read.
+    // Takes what changed (see the file comment). Returns the number of rows whose value was read.
     int refresh();
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
@@ -104,15 +99,16 @@ private:
     struct Row {
         std::uint16_t streamId = 0;
         std::uint32_t parameterId = 0;
-        std::uint32_t typeIndex = 0;
-        std::uint64_t seenUpdates = 0;    // the type's update count when the value was read
         bool hasValue = false;
         bool stale = false;
         pipeline::ParameterSample sample;
         QString name;                     // as shown
     };
 
-    bool readRow(Row& row);
+    [[nodiscard]] static std::uint64_t rowKey(std::uint16_t streamId, std::uint32_t parameterId) noexcept
+    {
+        return std::uint64_t{streamId} << 32 | parameterId;
+    }
     [[nodiscard]] bool isStale(const Row& row, std::int64_t nowNs) const noexcept;
     [[nodiscard]] RowState stateOf(const Row& row) const noexcept;
     [[nodiscard]] QString rowName(std::uint16_t streamId, std::uint32_t parameterId) const;
@@ -120,8 +116,10 @@ private:
     [[nodiscard]] QVariant value(const Row& row, int column) const;
 
     pipeline::Station& m_station;
-    std::unique_ptr<api::ParameterReader> m_reader;
+    std::unique_ptr<api::ParameterSubscription> m_values; // newest value of exactly the rows' pairs
+    std::vector<api::ParameterSample> m_taken;            // room for one sample per row
     std::vector<Row> m_rows;
+    std::unordered_map<std::uint64_t, std::size_t> m_rowOf; // rowKey(stream, parameter) → row
     std::uint16_t m_dropStream = 0;
     RawFormat m_rawFormat = RawFormat::Hex;
     double m_staleSeconds = kDefaultStaleSeconds;

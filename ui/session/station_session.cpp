@@ -22,6 +22,16 @@ QString text(const std::string& s)
     return QString::fromStdString(s);
 }
 
+// True when the station took a change; else false and the engine's reason in `error`.
+bool accepted(const Status& status, QString* error)
+{
+    if (status)
+        return true;
+    if (error)
+        *error = text(status.error().message);
+    return false;
+}
+
 // The mission database a profile names, resolved like loadProfileFile does for relative paths.
 QString databasePathFor(const config::StationProfile& profile, const QString& profilePath)
 {
@@ -36,8 +46,15 @@ QString databasePathFor(const config::StationProfile& profile, const QString& pr
 } // namespace
 
 StationSession::StationSession(QObject* parent, pipeline::StationOptions options)
-    : QObject(parent), m_options(options)
+    : QObject(parent),
+      m_options(options),
+      m_snapshots([this]() -> std::optional<stats::StationSnapshot> {
+          if (!m_station)
+              return std::nullopt;
+          return m_station->snapshot();
+      })
 {
+    m_snapshots.start();
 }
 
 StationSession::~StationSession()
@@ -53,15 +70,10 @@ const mdb::MissionDatabase* StationSession::database() const noexcept
     return m_database ? &*m_database : nullptr;
 }
 
-config::StationProfile StationSession::profile() const
-{
-    return m_station ? m_station->profile() : m_profile;
-}
-
 QStringList StationSession::streamNames() const
 {
     QStringList names;
-    for (const auto& s : profile().streams)
+    for (const auto& s : m_profile.streams)
         names << text(s.name);
     return names;
 }
@@ -167,14 +179,17 @@ void StationSession::replaceStation(std::unique_ptr<pipeline::Station> next)
 {
     m_station = std::move(next);
     m_stationSeen = 0;
+    m_snapshots.forget();
+    if (m_station)
+        m_profile = m_station->profile();
     Q_EMIT stationChanged(m_station.get());
+    m_snapshots.tick(); // the new station's counts at once
 }
 
 void StationSession::close()
 {
     if (!m_station)
         return;
-    m_profile = m_station->profile();
     Q_EMIT stationAboutToChange();
     m_station->stop();
     collectStationEvents();
@@ -193,8 +208,7 @@ bool StationSession::save(QString* error)
 
 bool StationSession::saveAs(const QString& path, QString* error)
 {
-    const config::StationProfile current = profile();
-    if (auto saved = config::saveProfileFile(current, path.toStdString()); !saved) {
+    if (auto saved = config::saveProfileFile(m_profile, path.toStdString()); !saved) {
         const QString why = tr("The profile cannot be saved to %1: %2").arg(path, text(saved.error().message));
         if (error)
             *error = why;
@@ -312,32 +326,53 @@ bool StationSession::startStream(const QString& name, QString* error)
 {
     if (!m_station)
         return false;
-    const auto started = m_station->startStream(name.toStdString());
-    setDirty(true); // `enabled` changed even when the source failed to open
-    if (!started) {
-        if (error)
-            *error = text(started.error().message);
-        return false;
-    }
-    return true;
+    const bool started = accepted(m_station->startStream(name.toStdString()), error);
+    liveChanged(); // `enabled` changed even when the source failed to open
+    m_snapshots.tick(); // the stream's new state, shown at once
+    return started;
 }
 
 bool StationSession::stopStream(const QString& name, QString* error)
 {
-    if (!m_station)
+    if (!m_station || !accepted(m_station->stopStream(name.toStdString()), error))
         return false;
-    const auto stopped = m_station->stopStream(name.toStdString());
-    if (!stopped) {
-        if (error)
-            *error = text(stopped.error().message);
-        return false;
-    }
-    setDirty(true);
+    liveChanged();
+    m_snapshots.tick();
     return true;
 }
 
-void StationSession::markDirty()
+bool StationSession::pauseStream(const QString& name, bool paused, QString* error)
 {
+    if (!m_station || !accepted(m_station->pauseStream(name.toStdString(), paused), error))
+        return false;
+    m_snapshots.tick(); // the stream's new state, shown at once
+    return true;
+}
+
+bool StationSession::setPacketSettings(const QString& stream, const config::PacketSettings& settings, QString* error)
+{
+    if (!m_station)
+        return accepted(Error{tr("there is no station").toStdString(), {}}, error);
+    if (!accepted(m_station->setPacketSettings(stream.toStdString(), settings), error))
+        return false;
+    liveChanged();
+    return true;
+}
+
+bool StationSession::setUnknownSettings(const QString& stream, config::ProcessingMode mode, bool record,
+                                        const std::vector<std::string>& forward, QString* error)
+{
+    if (!m_station)
+        return accepted(Error{tr("there is no station").toStdString(), {}}, error);
+    if (!accepted(m_station->setUnknownSettings(stream.toStdString(), mode, record, forward), error))
+        return false;
+    liveChanged();
+    return true;
+}
+
+void StationSession::liveChanged()
+{
+    m_profile = m_station->profile();
     setDirty(true);
 }
 

@@ -1,14 +1,20 @@
 // The workstation's session: the station profile being edited (its file, whether it has unsaved
 // changes), the mission database it names and the running pipeline::Station built from them.
 //
-// Live changes (a packet type's mode, record flag or forward list; starting or stopping one stream) go
-// straight to the running station. Structural changes (adding, editing or removing a stream) need a new
-// Station: the session stops the old one (every packet it had received still passes its queues), builds
-// and starts the new one and says in the event log how long reception paused. Views hold no Station
-// pointer across stationAboutToChange / stationChanged.
+// The session holds the one copy of the profile the GUI reads (profile()) and whether it has unsaved
+// changes: views ask it, and every change goes through it. Live changes (a packet type's mode, record
+// flag or forward list; starting or stopping one stream) apply to the running station, then the copy
+// is taken again from the station and marked unsaved. Structural changes (adding, editing or removing
+// a stream) need a new Station: the session stops the old one (every packet it had received still
+// passes its queues), builds and starts the new one and says in the event log how long reception
+// paused. Views hold no Station pointer across stationAboutToChange / stationChanged.
 //
 // Opening a station starts every enabled stream on its own, so a stream whose source cannot open (a
 // port in use, a missing recording) shows "error: why" while the others run.
+//
+// Counts: snapshots() takes the station's snapshot once a second and hands it to every view that shows
+// counts (snapshot_feed.hpp); a stream started or stopped, or a new station, is shown at once by an
+// extra tick.
 //
 // The event log: events() merges the session's own notes with every station's events, numbered on
 // without restarting at a rebuild, so an event view keeps its place.
@@ -17,6 +23,7 @@
 #include "core/config/station_profile.hpp"
 #include "core/mdb/model.hpp"
 #include "core/pipeline/station.hpp"
+#include "ui/session/snapshot_feed.hpp"
 
 #include <QObject>
 #include <QString>
@@ -54,8 +61,8 @@ public:
 
     [[nodiscard]] QString profilePath() const { return m_path; }
     [[nodiscard]] bool isDirty() const noexcept { return m_dirty; }
-    // The profile as it is now: the station's (with every live change) when one runs.
-    [[nodiscard]] config::StationProfile profile() const;
+    // The profile as it is now, with every live change.
+    [[nodiscard]] const config::StationProfile& profile() const noexcept { return m_profile; }
     [[nodiscard]] pipeline::Station* station() const noexcept { return m_station.get(); }
     [[nodiscard]] const mdb::MissionDatabase* database() const noexcept;
     [[nodiscard]] QString databasePath() const { return m_databasePath; }
@@ -68,8 +75,17 @@ public:
     // Live.
     bool startStream(const QString& name, QString* error = nullptr);
     bool stopStream(const QString& name, QString* error = nullptr);
-    // A view changed a live setting through the station: the profile now differs from its file.
-    void markDirty();
+    // Holds a playback stream where it is, or lets it go on (not part of the profile).
+    bool pauseStream(const QString& name, bool paused, QString* error = nullptr);
+    // A packet type's settings (pipeline::Station::setPacketSettings) / the unknown packets' of a
+    // stream; on success the profile has them and is unsaved, else `error` has the engine's reason.
+    bool setPacketSettings(const QString& stream, const config::PacketSettings& settings, QString* error = nullptr);
+    bool setUnknownSettings(const QString& stream, config::ProcessingMode mode, bool record,
+                            const std::vector<std::string>& forward, QString* error = nullptr);
+
+    // One snapshot a second for every view that shows counts.
+    [[nodiscard]] SnapshotFeed& snapshots() noexcept { return m_snapshots; }
+    [[nodiscard]] const SnapshotFeed& snapshots() const noexcept { return m_snapshots; }
 
     // Station events (renumbered) and the session's own, with number > after, oldest first.
     [[nodiscard]] std::vector<pipeline::StationEvent> events(std::uint64_t after);
@@ -96,9 +112,11 @@ private:
     void collectStationEvents();
     void note(pipeline::EventSeverity severity, const QString& stream, const QString& text);
     void setDirty(bool dirty);
+    // After a live change: the station's profile is the session's copy again, unsaved.
+    void liveChanged();
 
     pipeline::StationOptions m_options;
-    config::StationProfile m_profile; // when no station runs
+    config::StationProfile m_profile; // the one copy: the running station's, or the last one's
     QString m_path;
     QString m_databasePath;
     std::optional<mdb::MissionDatabase> m_database;
@@ -109,6 +127,7 @@ private:
     std::deque<pipeline::StationEvent> m_events;
     std::uint64_t m_nextEvent = 1;
     std::uint64_t m_stationSeen = 0; // the current station's last event number taken
+    SnapshotFeed m_snapshots;
 };
 
 } // namespace telestation::ui

@@ -3,6 +3,7 @@
 #include "core/config/station_profile.hpp"
 #include "ui/dialogs/forward_editor_dialog.hpp"
 #include "ui/models/packet_settings_model.hpp"
+#include "ui/session/station_session.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -63,10 +64,10 @@ void ProcessingModeDelegate::updateEditorGeometry(QWidget* editor, const QStyleO
 
 // ---- PacketTable ----------------------------------------------------------------------------------
 
-PacketTable::PacketTable(QWidget* parent) : QWidget(parent)
+PacketTable::PacketTable(StationSession& session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     setObjectName(QStringLiteral("packetTable"));
-    m_model = new PacketSettingsModel(this);
+    m_model = new PacketSettingsModel(session, this);
 
     m_title = new QLabel(this);
     m_title->setObjectName(QStringLiteral("packetTableTitle"));
@@ -139,8 +140,7 @@ PacketTable::PacketTable(QWidget* parent) : QWidget(parent)
             editForward(current.row());
     });
 
-    m_timer.setInterval(kRefreshInterval);
-    connect(&m_timer, &QTimer::timeout, this, &PacketTable::onTimer);
+    session.snapshots().follow(this, [this](const SharedSnapshot& snapshot) { showSnapshot(snapshot); });
     updateTitle();
     updateButtons();
 }
@@ -194,9 +194,19 @@ void PacketTable::updateButtons()
                               & Qt::ItemIsEditable));
 }
 
+SharedSnapshot PacketTable::feedSnapshot() const
+{
+    return m_model->snapshot();
+}
+
 void PacketTable::refresh()
 {
-    m_model->refresh();
+    showSnapshot(m_session.snapshots().latest());
+}
+
+void PacketTable::showSnapshot(const SharedSnapshot& snapshot)
+{
+    m_model->setSnapshot(snapshot);
     if (!m_sized && m_model->rowCount() > 0) {
         m_sized = true;
         m_view->resizeColumnsToContents();
@@ -206,28 +216,6 @@ void PacketTable::refresh()
                               + 48;
         m_view->setColumnWidth(PacketSettingsModel::Mode, std::max(m_view->columnWidth(PacketSettingsModel::Mode), modeWidth));
     }
-}
-
-void PacketTable::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    refresh();
-    m_timer.start();
-}
-
-void PacketTable::hideEvent(QHideEvent* event)
-{
-    m_timer.stop();
-    QWidget::hideEvent(event);
-}
-
-void PacketTable::onTimer()
-{
-    if (!isVisible()) {
-        m_timer.stop();
-        return;
-    }
-    refresh();
 }
 
 bool PacketTable::editForward(int row)

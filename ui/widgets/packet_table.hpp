@@ -1,16 +1,15 @@
 // The packet table of one stream: every packet type of the mission database and the unknown packets,
 // with the processing mode (a combo box in place: double-click, F2, or click a selected cell), record
 // (a check box), forward destinations (ForwardEditorDialog: double-click the cell or Forward…) and the
-// live counts. Changes apply at once through the station (PacketSettingsModel); a refused change
-// shows the engine's reason above the table and the cell keeps its value. Counts are polled once a
-// second while visible.
+// live counts. Changes apply at once through the session (PacketSettingsModel); a refused change
+// shows the engine's reason above the table and the cell keeps its value. Counts are the session's
+// snapshot of each tick (once a second) while visible, and the latest one at once when shown.
 #pragma once
 
-#include <QStyledItemDelegate>
-#include <QTimer>
-#include <QWidget>
+#include "ui/session/snapshot_feed.hpp"
 
-#include <chrono>
+#include <QStyledItemDelegate>
+#include <QWidget>
 
 class QLabel;
 class QPushButton;
@@ -23,6 +22,7 @@ class Station;
 namespace telestation::ui {
 
 class PacketSettingsModel;
+class StationSession;
 
 // The mode column's editor: a combo box of the modes the row may take (kModeChoicesRole); picking an
 // item commits it.
@@ -42,18 +42,18 @@ class PacketTable : public QWidget {
     Q_OBJECT
 
 public:
-    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
-
-    explicit PacketTable(QWidget* parent = nullptr);
+    explicit PacketTable(StationSession& session, QWidget* parent = nullptr);
     ~PacketTable() override;
 
     void setStation(pipeline::Station* station);
     void setStream(const QString& stream);
     [[nodiscard]] QString stream() const;
 
-    // Reads the settings and counts now (the timer does this once a second while visible).
+    // Reads the settings again and shows the session's latest snapshot (each tick does this while
+    // the table is visible).
     void refresh();
-    [[nodiscard]] bool isPolling() const { return m_timer.isActive(); }
+    // The feed's snapshot the counts are from (nullptr before the first).
+    [[nodiscard]] SharedSnapshot feedSnapshot() const;
 
     // Opens the forward destinations of a row; returns whether they were changed.
     bool editForward(int row);
@@ -64,15 +64,11 @@ public:
     [[nodiscard]] QString message() const;
 
 Q_SIGNALS:
-    // A setting of `stream` was changed in the station (the profile is to be saved).
+    // A setting of `stream` was changed through the session (which marked the profile unsaved).
     void settingsChanged(const QString& stream);
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void hideEvent(QHideEvent* event) override;
-
 private:
-    void onTimer();
+    void showSnapshot(const SharedSnapshot& snapshot);
     void showMessage(const QString& text);
     void updateTitle();
     void updateButtons();
@@ -84,7 +80,7 @@ private:
     QPushButton* m_closeMessage = nullptr;
     QWidget* m_messageBar = nullptr;
     QPushButton* m_forward = nullptr;
-    QTimer m_timer;
+    StationSession& m_session;
     bool m_sized = false;
 };
 

@@ -6,6 +6,7 @@
 #include "core/record/playback.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/text/number_format.hpp"
+#include "ui/session/station_session.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -74,8 +75,9 @@ QDateTime utcFromMs(qint64 ms)
 
 } // namespace
 
-RecordingsBrowser::RecordingsBrowser(QWidget* parent)
+RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     : QWidget(parent)
+    , m_session(session)
     , m_model(new RecordingsModel(this))
 {
     // Directory, Browse…, Refresh.
@@ -210,14 +212,7 @@ RecordingsBrowser::RecordingsBrowser(QWidget* parent)
         else
             m_listTimer->stop(); // hideEvent stops it; this is the belt to its braces
     });
-    m_progressTimer = new QTimer(this);
-    m_progressTimer->setInterval(kProgressIntervalMs);
-    connect(m_progressTimer, &QTimer::timeout, this, [this] {
-        if (isVisible())
-            refreshProgress();
-        else
-            m_progressTimer->stop();
-    });
+    session.snapshots().follow(this, [this](const SharedSnapshot& snapshot) { showProgress(snapshot); });
 
     showListMessage(tr("No recording directory"), false);
     showPlayMessage({});
@@ -245,22 +240,17 @@ void RecordingsBrowser::setRecordingDirectory(const QString& directory)
 void RecordingsBrowser::setStation(pipeline::Station* station)
 {
     m_station = station;
+    m_requested.clear(); // the session has answered: its profile has the streams now
     rebuildProgressRows({});
     if (m_station)
         refreshProgress();
 }
 
-void RecordingsBrowser::setExistingStreams(const QStringList& names)
-{
-    m_existingStreams = names;
-}
-
 QString RecordingsBrowser::nextPlaybackName() const
 {
-    QSet<QString> taken(m_existingStreams.begin(), m_existingStreams.end());
-    if (m_station)
-        for (std::uint16_t id = 0; id < m_station->streamCount(); ++id)
-            taken.insert(QString::fromStdString(m_station->streamName(id)));
+    const QStringList streams = m_session.streamNames();
+    QSet<QString> taken(streams.begin(), streams.end());
+    taken.unite(QSet<QString>(m_requested.begin(), m_requested.end()));
     if (!taken.contains(kPlaybackName))
         return kPlaybackName;
     for (int n = 2;; ++n) {
@@ -384,7 +374,7 @@ QAbstractButton* RecordingsBrowser::stopButton(const QString& stream) const
 
 bool RecordingsBrowser::isPolling() const
 {
-    return m_listTimer->isActive() || m_progressTimer->isActive();
+    return m_listTimer->isActive();
 }
 
 void RecordingsBrowser::refresh()
@@ -398,11 +388,11 @@ bool RecordingsBrowser::stationMayRecordHere() const
 {
     if (!m_station || !m_station->running())
         return false;
-    const auto profile = m_station->profile();
+    const config::StationProfile& profile = m_session.profile();
     if (normalDirectory(QString::fromStdString(profile.recordingDirectory)) != m_directory)
         return false;
     // The recorder opened the catalog (possibly with segments of its own) or may start to at the next packet.
-    if (m_station->snapshot().recordingState.rfind("recording", 0) == 0)
+    if (m_snapshot && m_snapshot->recordingState.rfind("recording", 0) == 0)
         return true;
     for (const auto& stream : profile.streams) {
         if (stream.recordUnknown)
@@ -475,7 +465,7 @@ void RecordingsBrowser::playSelection()
     showPlayMessage({});
     const QString name = nextPlaybackName();
     // Until the session says which streams exist, do not hand the same name out twice.
-    m_existingStreams << name;
+    m_requested << name;
     Q_EMIT playRequested(name, url);
 }
 
@@ -490,18 +480,23 @@ void RecordingsBrowser::browse()
 
 void RecordingsBrowser::refreshProgress()
 {
-    if (!m_station) {
+    showProgress(m_session.snapshots().latest());
+}
+
+void RecordingsBrowser::showProgress(const SharedSnapshot& snapshot)
+{
+    m_snapshot = snapshot;
+    if (!m_station || !snapshot) {
         rebuildProgressRows({});
         return;
     }
-    const auto snapshot = m_station->snapshot();
     QStringList names;
-    for (const auto& s : snapshot.streams)
+    for (const auto& s : snapshot->streams)
         if (s.source.rfind("file://", 0) == 0)
             names << QString::fromStdString(s.name);
     if (names != playbackStreams())
         rebuildProgressRows(names);
-    for (const auto& s : snapshot.streams) {
+    for (const auto& s : snapshot->streams) {
         const QString name = QString::fromStdString(s.name);
         auto it = std::find_if(m_rows.begin(), m_rows.end(), [&](const ProgressRow& r) { return r.name == name; });
         if (it == m_rows.end())
@@ -567,15 +562,13 @@ void RecordingsBrowser::togglePause(const QString& name)
 {
     if (!m_station)
         return;
-    const std::string stream = name.toStdString();
-    const bool paused = m_station->streamPaused(stream);
-    if (const auto st = m_station->pauseStream(stream, !paused); !st)
-        showPlayMessage(
-            tr("Cannot %1 %2: %3")
-                .arg(paused ? tr("resume") : tr("pause"), name, QString::fromStdString(st.error().message)));
+    const bool paused = m_station->streamPaused(name.toStdString());
+    QString error;
+    if (!m_session.pauseStream(name, !paused, &error))
+        showPlayMessage(tr("Cannot %1 %2: %3").arg(paused ? tr("resume") : tr("pause"), name, error));
     else
         showPlayMessage({});
-    refreshProgress();
+    refreshProgress(); // the session took a snapshot of the new state (shown even while hidden)
 }
 
 const RecordingsBrowser::ProgressRow* RecordingsBrowser::row(const QString& name) const
@@ -601,15 +594,12 @@ void RecordingsBrowser::showEvent(QShowEvent* event)
 {
     QWidget::showEvent(event);
     refresh();
-    refreshProgress();
     m_listTimer->start();
-    m_progressTimer->start();
 }
 
 void RecordingsBrowser::hideEvent(QHideEvent* event)
 {
     m_listTimer->stop();
-    m_progressTimer->stop();
     QWidget::hideEvent(event);
 }
 

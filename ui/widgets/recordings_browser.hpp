@@ -10,8 +10,10 @@
 //   "playback", "playback-2", ... whichever no stream has yet.
 // - Below, one row per playback (file://) stream of the station: progress, state, Pause/Resume
 //   (Station::pauseStream, live) and Stop (emits removeStreamRequested: the session removes the
-//   stream). Read once a second while visible.
+//   stream). From the session's snapshot of each tick (once a second) while visible.
 #pragma once
+
+#include "ui/session/snapshot_feed.hpp"
 
 #include <QString>
 #include <QStringList>
@@ -38,16 +40,16 @@ class Station;
 namespace telestation::ui {
 
 class RecordingsModel;
+class StationSession;
 
 class RecordingsBrowser : public QWidget {
     Q_OBJECT
 
 public:
     static constexpr int kListIntervalMs = 5000;
-    static constexpr int kProgressIntervalMs = 1000;
     static constexpr int kProgressSteps = 1000; // the progress bars' range
 
-    explicit RecordingsBrowser(QWidget* parent = nullptr);
+    explicit RecordingsBrowser(StationSession& session, QWidget* parent = nullptr);
     ~RecordingsBrowser() override;
 
     // Lists `directory` (relative paths are taken from the current directory). The same directory
@@ -56,10 +58,9 @@ public:
     [[nodiscard]] QString recordingDirectory() const { return m_directory; }
     // nullptr: no station (none yet, or being rebuilt); every row of the progress area goes.
     void setStation(pipeline::Station* station);
-    // Stream names a new playback stream must not take (the station's own are avoided too).
-    void setExistingStreams(const QStringList& names);
 
-    // The request "Play selection" would emit now: the stream name and the URL, or "" and `error`.
+    // The request "Play selection" would emit now: the stream name (one the session's profile does
+    // not have, nor a request not answered yet) and the URL, or "" and `error`.
     [[nodiscard]] QString nextPlaybackName() const;
     [[nodiscard]] QString playbackUrl(QString* error = nullptr) const;
     // The speed the combo says: 0 = as fast as possible; nullopt when the text is not a speed.
@@ -86,12 +87,15 @@ public:
     [[nodiscard]] QPushButton* playButton() const noexcept { return m_play; }
     [[nodiscard]] QPushButton* refreshButton() const noexcept { return m_refresh; }
     [[nodiscard]] QPushButton* browseButton() const noexcept { return m_browse; }
-    [[nodiscard]] bool isPolling() const;
+    [[nodiscard]] bool isPolling() const; // the list's timer
+    // The feed's snapshot the progress area shows (nullptr before the first).
+    [[nodiscard]] SharedSnapshot feedSnapshot() const { return m_snapshot; }
 
 public Q_SLOTS:
     // Lists the directory again (in the background; the model's listed() says when it is done).
     void refresh();
-    // Reads the station's snapshot for the progress area now.
+    // Shows the session's latest snapshot in the progress area again (each tick does this while the
+    // browser is visible).
     void refreshProgress();
     void playSelection();
     void browse();
@@ -116,6 +120,7 @@ private:
         double progress = -1;
     };
 
+    void showProgress(const SharedSnapshot& snapshot);
     [[nodiscard]] bool stationMayRecordHere() const;
     void onListed();
     void onSelectionChanged();
@@ -126,9 +131,11 @@ private:
     void showListMessage(const QString& text, bool error);
     void showPlayMessage(const QString& text);
 
+    StationSession& m_session;
     pipeline::Station* m_station = nullptr;
+    SharedSnapshot m_snapshot;
     QString m_directory;
-    QStringList m_existingStreams;
+    QStringList m_requested; // playback names asked for since the last station
 
     RecordingsModel* m_model = nullptr;
     QLabel* m_directoryLabel = nullptr;
@@ -146,7 +153,6 @@ private:
     QLabel* m_noPlayback = nullptr;
     std::vector<ProgressRow> m_rows;
     QTimer* m_listTimer = nullptr;
-    QTimer* m_progressTimer = nullptr;
 };
 
 } // namespace telestation::ui

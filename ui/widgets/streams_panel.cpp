@@ -1,8 +1,8 @@
 #include "ui/widgets/streams_panel.hpp"
 
-#include "core/pipeline/station.hpp"
 #include "ui/dialogs/stream_dialog.hpp"
 #include "ui/models/streams_model.hpp"
+#include "ui/session/station_session.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -58,10 +58,10 @@ public:
 
 } // namespace
 
-StreamsPanel::StreamsPanel(QWidget* parent) : QWidget(parent)
+StreamsPanel::StreamsPanel(StationSession& session, QWidget* parent) : QWidget(parent), m_session(session)
 {
     setObjectName(QStringLiteral("streamsPanel"));
-    m_model = new StreamsModel(this);
+    m_model = new StreamsModel(session, this);
 
     m_toolBar = new QToolBar(this);
     m_toolBar->setObjectName(QStringLiteral("streamsToolBar"));
@@ -119,8 +119,7 @@ StreamsPanel::StreamsPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(m_toolBar);
     layout->addWidget(m_view, 1);
 
-    m_timer.setInterval(kRefreshInterval);
-    connect(&m_timer, &QTimer::timeout, this, &StreamsPanel::onTimer);
+    session.snapshots().follow(this, [this](const SharedSnapshot& snapshot) { showSnapshot(snapshot); });
     updateActions();
 }
 
@@ -132,9 +131,19 @@ void StreamsPanel::setStation(pipeline::Station* station)
     updateActions();
 }
 
+SharedSnapshot StreamsPanel::feedSnapshot() const
+{
+    return m_model->snapshot();
+}
+
 void StreamsPanel::refresh()
 {
-    m_model->refresh();
+    showSnapshot(m_session.snapshots().latest());
+}
+
+void StreamsPanel::showSnapshot(const SharedSnapshot& snapshot)
+{
+    m_model->setSnapshot(snapshot);
     if (!m_sized && m_model->rowCount() > 0) {
         m_sized = true;
         m_view->resizeColumnsToContents();
@@ -143,28 +152,6 @@ void StreamsPanel::refresh()
         m_view->setColumnWidth(StreamsModel::Progress, std::max(m_view->columnWidth(StreamsModel::Progress), 120));
     }
     updateActions();
-}
-
-void StreamsPanel::showEvent(QShowEvent* event)
-{
-    QWidget::showEvent(event);
-    refresh();
-    m_timer.start();
-}
-
-void StreamsPanel::hideEvent(QHideEvent* event)
-{
-    m_timer.stop();
-    QWidget::hideEvent(event);
-}
-
-void StreamsPanel::onTimer()
-{
-    if (!isVisible()) { // hideEvent stops the timer; this is the belt to its braces
-        m_timer.stop();
-        return;
-    }
-    refresh();
 }
 
 int StreamsPanel::currentRow() const
@@ -278,7 +265,7 @@ void StreamsPanel::startStream()
     if (name.isEmpty())
         return;
     Q_EMIT startStreamRequested(name);
-    refresh(); // the session has acted (or rebuilt the station): show the new state now
+    refresh(); // the session has acted and taken a snapshot (or rebuilt the station): show the new state now
 }
 
 void StreamsPanel::stopStream()

@@ -1,6 +1,6 @@
-// The streams panel: a table of the station's streams (StreamsModel: source, state, rates, loss,
-// playback progress) with a toolbar — Add…, Edit…, Remove, Start, Stop. It polls the station's snapshot
-// once a second while visible (and once at once in setStation and showEvent).
+// The streams panel: a table of the session's streams (StreamsModel: source, state, rates, loss,
+// playback progress) with a toolbar — Add…, Edit…, Remove, Start, Stop. It shows the session's
+// snapshot of each tick (once a second) while visible, and the latest one at once when shown.
 //
 // The panel changes nothing itself: each button emits a request (the session adds, replaces or
 // removes the stream and rebuilds the station, or starts / stops it) and the next refresh shows the
@@ -8,13 +8,11 @@
 #pragma once
 
 #include "core/config/station_profile.hpp"
+#include "ui/session/snapshot_feed.hpp"
 
 #include <QMetaType>
 #include <QString>
-#include <QTimer>
 #include <QWidget>
-
-#include <chrono>
 
 class QAction;
 class QTableView;
@@ -26,15 +24,14 @@ class Station;
 
 namespace telestation::ui {
 
+class StationSession;
 class StreamsModel;
 
 class StreamsPanel : public QWidget {
     Q_OBJECT
 
 public:
-    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
-
-    explicit StreamsPanel(QWidget* parent = nullptr);
+    explicit StreamsPanel(StationSession& session, QWidget* parent = nullptr);
     ~StreamsPanel() override;
 
     // nullptr: no station (none yet, or being rebuilt). The stream selected last is selected again when
@@ -46,11 +43,12 @@ public:
     [[nodiscard]] QString currentStream() const { return m_current; }
     void setCurrentStream(const QString& name);
 
-    // Reads the station's snapshot now (the timer does this once a second while visible).
+    // Shows the session's latest snapshot again (each tick does this while the panel is visible).
     void refresh();
-    [[nodiscard]] bool isPolling() const { return m_timer.isActive(); }
 
     [[nodiscard]] StreamsModel* model() const noexcept { return m_model; }
+    // The feed's snapshot the panel shows now (nullptr before the first).
+    [[nodiscard]] SharedSnapshot feedSnapshot() const;
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
     [[nodiscard]] QToolBar* toolBar() const noexcept { return m_toolBar; }
     [[nodiscard]] QAction* addStreamAction() const noexcept { return m_add; }
@@ -74,12 +72,8 @@ Q_SIGNALS:
     void startStreamRequested(const QString& name);
     void stopStreamRequested(const QString& name);
 
-protected:
-    void showEvent(QShowEvent* event) override;
-    void hideEvent(QHideEvent* event) override;
-
 private:
-    void onTimer();
+    void showSnapshot(const SharedSnapshot& snapshot);
     void onCurrentRowChanged();
     void selectByName(const QString& name);
     void updateActions();
@@ -94,7 +88,7 @@ private:
     QAction* m_remove = nullptr;
     QAction* m_start = nullptr;
     QAction* m_stop = nullptr;
-    QTimer m_timer;
+    StationSession& m_session;
     QString m_current;
     // The stream last selected: selected again when a rebuilt station (even after none) has it.
     QString m_chosen;
