@@ -3,7 +3,7 @@
 // a stream added through the streams panel's signal rebuilds the station while the displays survive,
 // display files and the window layout round-trip, and the statistics dialog shows the engine's counts.
 #include "core/pipeline/station.hpp"
-#include "sim/core/sim_stream.hpp"
+#include "tests/support/sim_traffic.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"
@@ -11,6 +11,7 @@
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/packet_table.hpp"
 #include "ui/widgets/streams_panel.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QSettings>
 #include <QStandardPaths>
@@ -232,18 +233,9 @@ private slots:
         ui::MainWindow window(session);
         window.show();
         auto& station = *session.station();
-        sim::StreamConfig c;
-        c.name = "sim";
-        c.destination = "udp://127.0.0.1:" + std::to_string(station.localPort("health"));
-        c.mix.push_back({"HK_Status", 1});
-        c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 2000};
-        c.count = 123;
-        auto sim = sim::SimStream::create(c, station.database());
-        QVERIFY(sim);
-        (*sim)->start();
-        (*sim)->wait();
-        QTRY_COMPARE(station.snapshot().streams[0].counters.packetsReceived, std::uint64_t{123});
-        QVERIFY(station.waitIdle(5s));
+        test::sendPackets(station, "health", {"HK_Status"}, 123, 2000);
+        QVERIFY(test::settle(station, "health", 123));
+        QCOMPARE(station.snapshot().streams[0].counters.packetsReceived, std::uint64_t{123});
         window.showStatistics();
         auto* dialog = window.statisticsDialog();
         QVERIFY(dialog->isVisible());

@@ -12,11 +12,13 @@
 #include "core/api/consumer.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/record/segment_file.hpp"
 #include "sim/core/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
+#include "tests/support/wait_until.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -43,45 +45,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
-
-// A simulator stream of the given packet types (equal weights). pps <= 0: flood. No count: it runs
-// until stopped (see runPhases).
-std::unique_ptr<sim::SimStream> makeSim(const mdb::MissionDatabase& db, const std::string& url,
-                                        const std::vector<std::string>& packets, double pps,
-                                        std::optional<std::uint64_t> count = std::nullopt, std::uint64_t seed = 1)
-{
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = url;
-    for (const auto& p : packets)
-        c.mix.push_back({p, 1});
-    c.rate = pps > 0 ? sim::Rate{sim::Rate::Unit::PacketsPerSecond, pps} : sim::Rate{sim::Rate::Unit::Flood, 0};
-    c.count = count;
-    c.seed = seed;
-    auto s = sim::SimStream::create(c, db);
-    if (!s)
-        qFatal("sim: %s", s.error().toString().c_str());
-    return std::move(*s);
-}
-
-template <typename Predicate>
-bool waitUntil(Predicate&& done, std::chrono::milliseconds timeout = 10s)
-{
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() >= deadline)
-            return done();
-        std::this_thread::sleep_for(2ms);
-    }
-    return true;
-}
+using test::settle;
+using test::startStation;
+using test::streamStats;
+using test::tcpUrl;
+using test::trainingDatabase;
+using test::typeStats;
+using test::udpUrl;
+using test::waitUntil;
 
 // One phase of a simulator run: `packets` packets built with `faults`.
 struct Phase {
@@ -100,26 +71,10 @@ bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases)
     for (const Phase& phase : phases) {
         sim.setFaults(phase.faults);
         const std::uint64_t from = sim.live().generated;
-        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; }, 30s);
+        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; });
     }
     sim.stop();
     return ok;
-}
-
-const stats::StreamStats* streamStats(const stats::StationSnapshot& snap, std::string_view name)
-{
-    for (const auto& s : snap.streams)
-        if (s.name == name)
-            return &s;
-    return nullptr;
-}
-
-const stats::PacketTypeStats* typeStats(const stats::StreamStats& s, std::string_view name)
-{
-    for (const auto& t : s.packetTypes)
-        if (t.name == name)
-            return &t;
-    return nullptr;
 }
 
 // A packet type's counters, zero when the type is not (yet) in the snapshot.
@@ -131,53 +86,10 @@ stats::PacketCounters typeCounters(const pipeline::Station& st, std::string_view
     return t ? t->counters : stats::PacketCounters{};
 }
 
-// Waits until the stream has taken in `arrivals` packets (received, or dropped by the kernel or for
-// want of a pool slot before they had a type), then until every queue is drained.
-bool settle(const pipeline::Station& st, std::string_view stream, std::uint64_t arrivals)
-{
-    const bool arrived = waitUntil([&] {
-        const auto snap = st.snapshot();
-        const auto* s = streamStats(snap, stream);
-        return s && s->counters.packetsReceived + s->kernelDrops + s->poolDrops >= arrivals;
-    }, 20s);
-    return st.waitIdle(10s) && arrived;
-}
-
-std::unique_ptr<pipeline::Station> startStation(const config::StationProfile& profile, const mdb::MissionDatabase& db,
-                                                std::string& error, const pipeline::StationOptions& options = {})
-{
-    auto created = pipeline::Station::create(profile, db, options);
-    if (!created) {
-        error = created.error().message;
-        return nullptr;
-    }
-    auto station = std::move(*created);
-    if (auto started = station->start(); !started) {
-        error = started.error().message;
-        return nullptr;
-    }
-    return station;
-}
-
+// The station of these tests: one stream "tm" from `source`, recording into `dir`.
 config::StationProfile oneStream(const std::string& source, const QTemporaryDir& dir)
 {
-    config::StationProfile profile;
-    profile.recordingDirectory = dir.filePath("rec").toStdString();
-    config::StreamProfile sp;
-    sp.name = "tm";
-    sp.source = source;
-    profile.streams.push_back(sp);
-    return profile;
-}
-
-std::string udpUrl(std::uint16_t port)
-{
-    return "udp://127.0.0.1:" + std::to_string(port);
-}
-
-std::string tcpUrl(std::uint16_t port)
-{
-    return "tcp://127.0.0.1:" + std::to_string(port);
+    return test::stationProfile(dir, {test::streamProfile("tm", source)});
 }
 
 std::uint16_t sequenceCount(std::span<const std::uint8_t> packet)
@@ -307,8 +219,6 @@ class TestPipelineFaults : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-
     void dropsAreCountedAsLost();
     void duplicatesAreCounted();
     void lateArrivalsAreNotLost();
@@ -334,13 +244,7 @@ private:
     void expectLockStepPackets(pipeline::Station& st, std::uint16_t udpPort, const std::string& packet,
                                std::uint16_t count);
 
-    std::optional<mdb::MissionDatabase> m_db;
 };
-
-void TestPipelineFaults::initTestCase()
-{
-    m_db = trainingDb();
-}
 
 void TestPipelineFaults::expectCleanBurst(pipeline::Station& st, const std::string& url, const std::string& packet,
                                           std::uint64_t count, double pps)
@@ -349,12 +253,13 @@ void TestPipelineFaults::expectCleanBurst(pipeline::Station& st, const std::stri
     const auto snapBefore = st.snapshot();
     const auto* streamBefore = streamStats(snapBefore, "tm");
     QVERIFY(streamBefore);
-    const std::uint64_t arrivedBefore =
-        streamBefore->counters.packetsReceived + streamBefore->kernelDrops + streamBefore->poolDrops;
+    const std::uint64_t arrivedBefore = test::arrivals(*streamBefore);
     const std::uint64_t kernelDropsBefore = streamBefore->kernelDrops;
     const std::uint64_t poolDropsBefore = streamBefore->poolDrops;
 
-    auto sim = makeSim(*m_db, url, {packet}, pps, count, 7);
+    auto config = test::traffic(url, {packet}, count, pps);
+    config.seed = 7;
+    auto sim = test::simulator(config, trainingDatabase());
     sim->start();
     sim->wait();
     const auto summary = sim->summary();
@@ -383,7 +288,7 @@ void TestPipelineFaults::expectCleanBurst(pipeline::Station& st, const std::stri
 void TestPipelineFaults::expectLockStepPackets(pipeline::Station& st, std::uint16_t udpPort, const std::string& packet,
                                                std::uint16_t count)
 {
-    const mdb::PacketDef* def = m_db->findPacket(packet);
+    const mdb::PacketDef* def = trainingDatabase().findPacket(packet);
     QVERIFY(def);
     const auto before = typeCounters(st, "tm", packet);
     const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -421,9 +326,8 @@ void TestPipelineFaults::expectLockStepPackets(pipeline::Station& st, std::uint1
 void TestPipelineFaults::dropsAreCountedAsLost()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
@@ -433,13 +337,13 @@ void TestPipelineFaults::dropsAreCountedAsLost()
     auto sub = api::PacketSubscription::create(st, so);
     QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
 
-    auto simA = makeSim(*m_db, url, {"Packet5"}, 5000);
+    auto simA = test::simulator(test::traffic(url, {"Packet5"}, std::nullopt, 5000), trainingDatabase());
     sim::FaultConfig randomDrops;
     randomDrops.drop = 0.05;
     QVERIFY(runPhases(*simA, {{{}, 200}, {randomDrops, 2000}, {{}, 300}}));
     const auto a = simA->summary();
 
-    auto simB = makeSim(*m_db, url, {"HK_Status"}, 5000);
+    auto simB = test::simulator(test::traffic(url, {"HK_Status"}, std::nullopt, 5000), trainingDatabase());
     sim::FaultConfig allDropped;
     allDropped.drop = 1.0;
     QVERIFY(runPhases(*simB, {{{}, 200}, {allDropped, 300}, {{}, 300}}));
@@ -498,13 +402,12 @@ void TestPipelineFaults::dropsAreCountedAsLost()
 void TestPipelineFaults::duplicatesAreCounted()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5"}, std::nullopt, 5000), trainingDatabase());
     sim::FaultConfig duplicates;
     duplicates.duplicate = 0.05;
     QVERIFY(runPhases(*sim, {{{}, 200}, {duplicates, 2000}, {{}, 200}}));
@@ -536,20 +439,19 @@ void TestPipelineFaults::duplicatesAreCounted()
 void TestPipelineFaults::lateArrivalsAreNotLost()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = tcpUrl(st.localPort("tm"));
 
-    auto simA = makeSim(*m_db, url, {"Packet5"}, 5000);
+    auto simA = test::simulator(test::traffic(url, {"Packet5"}, std::nullopt, 5000), trainingDatabase());
     sim::FaultConfig reorder;
     reorder.reorder = 0.05;
     QVERIFY(runPhases(*simA, {{{}, 200}, {reorder, 2000}, {{}, 200}}));
     const auto a = simA->summary();
     simA.reset();
 
-    auto simB = makeSim(*m_db, url, {"HK_Status"}, 5000);
+    auto simB = test::simulator(test::traffic(url, {"HK_Status"}, std::nullopt, 5000), trainingDatabase());
     sim::FaultConfig reorderAndDrop;
     reorderAndDrop.reorder = 0.1;
     reorderAndDrop.drop = 0.05;
@@ -593,9 +495,8 @@ void TestPipelineFaults::lateArrivalsAreNotLost()
 void TestPipelineFaults::malformedDatagramsAreNotProcessed()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
@@ -605,7 +506,7 @@ void TestPipelineFaults::malformedDatagramsAreNotProcessed()
     auto sub = api::PacketSubscription::create(st, so);
     QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5"}, std::nullopt, 5000), trainingDatabase());
     sim::FaultConfig corrupt;
     corrupt.corruptHeader = 0.05;
     sim::FaultConfig truncate;
@@ -663,13 +564,12 @@ void TestPipelineFaults::malformedDatagramsAreNotProcessed()
 void TestPipelineFaults::garbageOnTcpIsSkipped()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = tcpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 10000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5"}, std::nullopt, 10000), trainingDatabase());
     sim::FaultConfig garbage;
     garbage.garbage = 0.05;
     // A long clean tail (1.3 MB): by its end the framer must be back on packet boundaries.
@@ -736,7 +636,7 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
     std::vector<std::uint8_t> packets;
     {
         test::TcpCapture capture;
-        auto sim = makeSim(*m_db, tcpUrl(capture.port()), {"Packet5"}, 20000, kPackets);
+        auto sim = test::simulator(test::traffic(tcpUrl(capture.port()), {"Packet5"}, kPackets, 20000), trainingDatabase());
         sim->start();
         sim->wait();
         const auto summary = sim->summary();
@@ -761,12 +661,11 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
     }
 
     QTemporaryDir dir;
-    std::string error;
     // The whole stream arrives in one burst: queues that hold all of it (this test is about framing).
     auto profile = oneStream("tcp-listen://127.0.0.1:0", dir);
     profile.queues.networkPacketQueueSize = profile.queues.processPacketQueueSize = 2 * kPackets;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     api::PacketSubscription::Options so;
     so.packet = "Packet5";
@@ -838,12 +737,11 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
 void TestPipelineFaults::truncatedTcpStreamIsCounted()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::uint16_t port = st.localPort("tm");
-    const mdb::PacketDef* def = m_db->findPacket("Packet5");
+    const mdb::PacketDef* def = trainingDatabase().findPacket("Packet5");
     QVERIFY(def);
 
     const auto streamNow = [&] { return *streamStats(st.snapshot(), "tm"); };
@@ -914,16 +812,15 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
     auto profile = oneStream("udp://127.0.0.1:0", dir);
     profile.streams[0].packets.push_back(
         {7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {destination}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
-    const mdb::PacketDef* def = m_db->findPacket("Packet5");
+    const mdb::PacketDef* def = trainingDatabase().findPacket("Packet5");
     QVERIFY(def);
 
     // Down.
-    auto down = makeSim(*m_db, url, {"Packet5"}, 5000, 300);
+    auto down = test::simulator(test::traffic(url, {"Packet5"}, 300, 5000), trainingDatabase());
     down->start();
     down->wait();
     const auto first = down->summary();
@@ -958,12 +855,12 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
 
     // Up.
     QVERIFY(listener.listen());
-    QVERIFY2(waitUntil([&] { return st.snapshot().forwards[0].connected; }, 10s),
+    QVERIFY2(waitUntil([&] { return st.snapshot().forwards[0].connected; }),
              st.snapshot().forwards[0].state.c_str());
     // The event follows the state change (published just before it).
     const auto upEvent = [&] { return findEvent(st.events(), pipeline::EventSeverity::Info, {destination, "is up"}); };
     QVERIFY2(waitUntil([&] { return upEvent() != nullptr; }), eventList(st.events()).c_str());
-    auto up = makeSim(*m_db, url, {"Packet5"}, 5000, 300);
+    auto up = test::simulator(test::traffic(url, {"Packet5"}, 300, 5000), trainingDatabase());
     up->start();
     up->wait();
     const auto second = up->summary();
@@ -1011,13 +908,12 @@ void TestPipelineFaults::unwritableRecordingDirectory()
     auto profile = oneStream("udp://127.0.0.1:0", dir);
     profile.recordingDirectory = dir.filePath("not-a-directory/rec").toStdString();
     profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str()); // not an error at start: recording reports it
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station); // not an error at start: recording reports it
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000, 1000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5"}, 1000, 5000), trainingDatabase());
     sim->start();
     sim->wait();
     const auto summary = sim->summary();
@@ -1062,14 +958,13 @@ void TestPipelineFaults::diskFullStopsRecording()
     auto profile = oneStream("udp://127.0.0.1:0", dir);
     profile.recordingDirectory = mountPoint + "/rec";
     profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
     // About 4 MB of records: well past the disk.
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000, 3000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5"}, 3000, 5000), trainingDatabase());
     sim->start();
     sim->wait();
     const auto summary = sim->summary();
@@ -1141,13 +1036,12 @@ void TestPipelineFaults::queuesOverflowUnderAFlood()
     profile.queues.forwardPacketQueueSize = 20;
     profile.queues.processedParameterQueueSize = 5;
     profile.streams[0].packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5", "HK_Status"}, 0, 20000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5", "HK_Status"}, 20000, 0), trainingDatabase());
     sim->start();
     sim->wait();
     const auto summary = sim->summary();
@@ -1226,13 +1120,12 @@ void TestPipelineFaults::poolExhaustionIsCounted()
     pipeline::StationOptions options;
     options.pool.smallSlots = 16;
     options.pool.largeSlots = 0;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error, options);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase(), options);
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 0, 5000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5"}, 5000, 0), trainingDatabase());
     sim->start();
     sim->wait();
     const auto summary = sim->summary();

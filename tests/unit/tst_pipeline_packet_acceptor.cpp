@@ -4,6 +4,7 @@
 #include "tests/support/model_builders.hpp"
 #include "core/config/mission_file.hpp"
 #include "core/pipeline/packet_acceptor.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -67,7 +68,7 @@ std::vector<std::uint8_t> readFile(const QString& path)
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-const QString kReference = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR);
+const QString kReference = QString::fromStdString(test::referenceDataDir());
 
 } // namespace
 
