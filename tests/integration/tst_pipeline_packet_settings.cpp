@@ -8,6 +8,7 @@
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
 #include "tests/support/model_builders.hpp"
+#include "tests/support/pipeline_builders.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
 
@@ -23,6 +24,9 @@ using config::PacketSettings;
 using config::ProcessingMode;
 
 namespace {
+
+using test::byApid;
+using test::byName;
 
 using u64 = std::uint64_t;
 using test::settle;
@@ -57,23 +61,6 @@ mdb::MissionDatabase database()
         db.packets.push_back(p);
     }
     return db;
-}
-
-PacketSettings byApid(std::uint16_t apid, std::optional<std::uint64_t> secondaryId, ProcessingMode mode)
-{
-    PacketSettings s;
-    s.apid = apid;
-    s.secondaryId = secondaryId;
-    s.mode = mode;
-    return s;
-}
-
-PacketSettings byName(std::string packet, ProcessingMode mode)
-{
-    PacketSettings s;
-    s.packet = std::move(packet);
-    s.mode = mode;
-    return s;
 }
 
 config::StationProfile profileWith(std::vector<PacketSettings> packets)
