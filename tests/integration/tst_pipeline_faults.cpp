@@ -188,33 +188,28 @@ std::vector<std::uint8_t> buildPacket(const mdb::PacketDef& def, std::uint16_t s
     return bytes;
 }
 
-int connectTcp(std::uint16_t port)
+// One TCP connection to 127.0.0.1:`port` that writes every byte of `bytes` and closes: false if it
+// could not connect or write them all.
+bool writeConnection(std::uint16_t port, std::span<const std::uint8_t> bytes)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
-        return -1;
+        return false;
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-bool writeAll(int fd, std::span<const std::uint8_t> bytes)
-{
-    while (!bytes.empty()) {
+    bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+    while (ok && !bytes.empty()) {
         const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            return false;
-        bytes = bytes.subspan(static_cast<std::size_t>(n));
+        ok = n > 0;
+        if (ok)
+            bytes = bytes.subspan(static_cast<std::size_t>(n));
     }
-    return true;
+    ::close(fd);
+    return ok;
 }
 
 // Unmounts a file system mounted for a test, whatever the test's outcome.
@@ -642,11 +637,7 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
     auto sub = api::PacketSubscription::create(st, so);
     QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
 
-    const int fd = connectTcp(st.localPort("tm"));
-    QVERIFY(fd >= 0);
-    const bool written = writeAll(fd, stream);
-    ::close(fd);
-    QVERIFY(written);
+    QVERIFY(writeConnection(st.localPort("tm"), stream));
     QVERIFY(waitUntil([&] { return streamStats(st.snapshot(), "tm")->disconnects == 1; }));
     QVERIFY(st.waitIdle(10s));
 
@@ -716,14 +707,10 @@ void TestPipelineFaults::truncatedTcpStreamIsCounted()
     const auto streamNow = [&] { return *streamStats(st.snapshot(), "tm"); };
 
     {
-        const int fd = connectTcp(port);
-        QVERIFY(fd >= 0);
         std::vector<std::uint8_t> bytes = buildPacket(*def, 0);
         const auto second = buildPacket(*def, 1);
         bytes.insert(bytes.end(), second.begin(), second.begin() + std::ptrdiff_t(second.size() / 2));
-        const bool written = writeAll(fd, bytes);
-        ::close(fd);
-        QVERIFY(written);
+        QVERIFY(writeConnection(port, bytes));
     }
     QVERIFY(waitUntil([&] { return streamNow().disconnects == 1; }));
     QVERIFY(settle(st, "tm", 1));
@@ -741,16 +728,12 @@ void TestPipelineFaults::truncatedTcpStreamIsCounted()
 
     // Reconnect and send three whole packets: counted, the truncation stays one.
     {
-        const int fd = connectTcp(port);
-        QVERIFY(fd >= 0);
         std::vector<std::uint8_t> bytes;
         for (std::uint16_t seq = 2; seq <= 4; ++seq) {
             const auto p = buildPacket(*def, seq);
             bytes.insert(bytes.end(), p.begin(), p.end());
         }
-        const bool written = writeAll(fd, bytes);
-        ::close(fd);
-        QVERIFY(written);
+        QVERIFY(writeConnection(port, bytes));
     }
     QVERIFY(waitUntil([&] { return streamNow().disconnects == 2; }));
     QVERIFY(settle(st, "tm", 4));

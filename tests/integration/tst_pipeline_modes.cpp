@@ -188,6 +188,17 @@ std::string compareRecords(const std::vector<RecordCopy>& records, std::span<con
     return {};
 }
 
+// Reads back a stream's recording and compares it with the packets a subscription saw: "" or what
+// went wrong.
+std::string checkRecording(const std::string& directory, const std::string& stream, std::span<const PacketCopy> packets)
+{
+    std::vector<record::SegmentInfo> segments;
+    std::vector<RecordCopy> records;
+    if (auto problem = readRecording(directory, stream, segments, records); !problem.empty())
+        return problem;
+    return compareRecords(records, packets);
+}
+
 std::string compareDatagrams(const std::vector<test::UdpCapture::Datagram>& datagrams, std::span<const PacketCopy> packets)
 {
     if (datagrams.size() != packets.size())
@@ -282,10 +293,7 @@ void TestPipelineModes::modeMatrix()
     auto sub = packetSubscription(*st, "modes");
     QVERIFY(sub);
 
-    auto sim = test::simulator(test::traffic(udpUrl(port), mix, 700, 10000), db);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(test::traffic(udpUrl(port), mix, 700, 10000), db);
     QCOMPARE(summary.sent.packets, u64{700});
     QCOMPARE(summary.apids.size(), std::size_t{6}); // APID 600 carries two packet types
     QVERIFY(settle(*st, "modes", summary.sent.packets));
@@ -669,10 +677,8 @@ void TestPipelineModes::newestValuePollWithSmallBuffer()
     auto small = subscribe(); // polls with room for one
     QVERIFY(exact && small);
 
-    auto sim = test::simulator(test::traffic(udpUrl(st->localPort("newest")), {"HK_Status"}, 50, 10000), db);
-    sim->start();
-    sim->wait();
-    QVERIFY(settle(*st, "newest", sim->summary().sent.packets));
+    const auto summary = test::send(test::traffic(udpUrl(st->localPort("newest")), {"HK_Status"}, 50, 10000), db);
+    QVERIFY(settle(*st, "newest", summary.sent.packets));
 
     std::array<api::ParameterSample, 3> three{};
     QCOMPARE((exact)->poll(three), std::size_t{3});
@@ -713,10 +719,7 @@ void TestPipelineModes::recordingRollover()
     auto sub = packetSubscription(*st, "rec");
     QVERIFY(sub);
 
-    auto sim = test::simulator(test::traffic(udpUrl(st->localPort("rec")), {"Packet5", "HK_Status", "Event_Message"}, 2400, 10000), db);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(test::traffic(udpUrl(st->localPort("rec")), {"Packet5", "HK_Status", "Event_Message"}, 2400, 10000), db);
     QCOMPARE(summary.sent.packets, u64{2400});
     QVERIFY(settle(*st, "rec", summary.sent.packets));
     const auto snap = st->snapshot();
@@ -789,10 +792,7 @@ void TestPipelineModes::tcpListenSourceWithTransportHeader()
     auto config = test::traffic(test::tcpUrl(port), {"Packet5", "GNC_State"}, 1000, 10000);
     config.transportHeaderBytes = 8;
     config.generators["Packet5.BUS_28V_VOLTAGE"] = constantGen(sim::ValueDomain::Raw, 27500);
-    auto sim = test::simulator(config, db);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(config, db);
     QCOMPARE(summary.sent.packets, u64{1000}); // a blocking TCP client loses nothing
     QCOMPARE(summary.notSent, u64{0});
     QVERIFY(settle(*st, "tcpin", summary.sent.packets));
@@ -840,11 +840,7 @@ void TestPipelineModes::tcpListenSourceWithTransportHeader()
     QVERIFY2(problem.empty(), problem.c_str());
 
     st->stop();
-    std::vector<record::SegmentInfo> segments;
-    std::vector<RecordCopy> records;
-    auto recProblem = readRecording(recDir, "tcpin", segments, records);
-    QVERIFY2(recProblem.empty(), recProblem.c_str());
-    recProblem = compareRecords(records, copies);
+    const auto recProblem = checkRecording(recDir, "tcpin", copies);
     QVERIFY2(recProblem.empty(), recProblem.c_str());
 }
 
@@ -1115,11 +1111,7 @@ void TestPipelineModes::liveSettingsChange()
     const auto copies = drain(*sub);
     QCOMPARE(u64(copies.size()), sent);
     st->stop();
-    std::vector<record::SegmentInfo> segments;
-    std::vector<RecordCopy> records;
-    auto problem = readRecording(recDir, "live", segments, records);
-    QVERIFY2(problem.empty(), problem.c_str());
-    problem = compareRecords(records, std::span(copies).subspan(copies.size() - recorded));
+    const auto problem = checkRecording(recDir, "live", std::span(copies).subspan(copies.size() - recorded));
     QVERIFY2(problem.empty(), problem.c_str());
 }
 
@@ -1234,10 +1226,7 @@ void TestPipelineModes::unknownPackets()
     auto unknownSub = packetSubscription(*st, "unk", "unknown");
     QVERIFY(unknownSub);
 
-    auto sim = test::simulator(test::traffic(udpUrl(st->localPort("unk")), {"HK_Status", "Spectrometer_LE"}, 800, 10000), db);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(test::traffic(udpUrl(st->localPort("unk")), {"HK_Status", "Spectrometer_LE"}, 800, 10000), db);
     QCOMPARE(summary.sent.packets, u64{800});
     QVERIFY(settle(*st, "unk", summary.sent.packets));
     const u64 nUnknown = summary.apids.at(300).packets;
@@ -1285,11 +1274,7 @@ void TestPipelineModes::unknownPackets()
     }
     st->stop();
 
-    std::vector<record::SegmentInfo> segments;
-    std::vector<RecordCopy> records;
-    auto problem = readRecording(recDir, "unk", segments, records);
-    QVERIFY2(problem.empty(), problem.c_str());
-    problem = compareRecords(records, copies);
+    const auto problem = checkRecording(recDir, "unk", copies);
     QVERIFY2(problem.empty(), problem.c_str());
 }
 
