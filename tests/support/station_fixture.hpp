@@ -1,7 +1,7 @@
-// A station for tests, in the spirit of QGroundControl's MockLink factories: the training database
-// loaded once (training_mission.hpp), profiles built in a line, a station started on ephemeral ports, settle() to wait until it
-// has taken in what was sent and is idle, and the look-up of a stream's or a packet type's statistics
-// in a snapshot. The simulator's side is in sim_traffic.hpp.
+// A station for tests, in the spirit of QGroundControl's MockLink factories: profiles built in a line,
+// a station started on ephemeral ports, settle() to wait until it has taken in what was sent and is
+// idle, and the look-up of a stream's or a packet type's statistics in a snapshot. The training
+// database comes with it (training_mission.hpp); the simulator's side is in sim_traffic.hpp.
 #pragma once
 
 #include "core/config/station_profile.hpp"
