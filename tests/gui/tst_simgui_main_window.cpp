@@ -9,6 +9,7 @@
 #include "sim/gui/sim_main_window.hpp"
 #include "sim/gui/stream_dialog.hpp"
 #include "sim/gui/stream_table_model.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QAction>
 #include <QCheckBox>
@@ -167,7 +168,7 @@ private:
 private slots:
     void initTestCase()
     {
-        qputenv("TELESTATION_DATA_DIR", TELESTATION_DATA_DIR);
+        qputenv("TELESTATION_DATA_DIR", QByteArray::fromStdString(test::dataDir()));
         m_mdbPath = QString::fromStdString(trainingDatabasePath().string());
         auto db = mdb::loadDatabase(m_mdbPath.toStdString());
         QVERIFY2(db, db ? "" : db.error().toString().c_str());

@@ -3,10 +3,10 @@
 // the engine's order, severity filter and search, CSV export read back by an RFC 4180 parser, the
 // bounded history, polling only while visible, following the newest event unless scrolled up.
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "ui/models/event_log_model.hpp"
 #include "ui/widgets/event_log_dock.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QComboBox>
 #include <QFile>
@@ -129,14 +129,6 @@ QList<qulonglong> numbers(const QAbstractItemModel& model)
     for (int r = 0; r < model.rowCount(); ++r)
         out << model.data(model.index(r, 0), ui::kEventNumberRole).toULongLong();
     return out;
-}
-
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
 }
 
 } // namespace
@@ -424,13 +416,8 @@ private slots:
         QTcpServer server;
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         QTemporaryDir dir;
-        config::StationProfile profile;
-        profile.recordingDirectory = dir.filePath(QStringLiteral("rec")).toStdString();
-        config::StreamProfile sp;
-        sp.name = "tm";
-        sp.source = "tcp://127.0.0.1:" + std::to_string(server.serverPort());
-        profile.streams.push_back(sp);
-        auto created = pipeline::Station::create(profile, trainingDb());
+        const auto profile = test::stationProfile(dir, {test::streamProfile("tm", test::tcpUrl(server.serverPort()))});
+        auto created = pipeline::Station::create(profile, test::trainingDatabase());
         QVERIFY2(created, created ? "" : created.error().message.c_str());
         std::unique_ptr<pipeline::Station> station = std::move(*created);
 

@@ -5,6 +5,7 @@
 // and every view that shows counts shows the one snapshot the session took at each tick.
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
+#include "tests/support/sim_traffic.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/displays/packet_view.hpp"
@@ -14,6 +15,7 @@
 #include "ui/widgets/packet_table.hpp"
 #include "ui/widgets/recordings_browser.hpp"
 #include "ui/widgets/streams_panel.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QDockWidget>
 #include <QSettings>
@@ -236,18 +238,9 @@ private slots:
         ui::MainWindow window(session);
         window.show();
         auto& station = *session.station();
-        sim::StreamConfig c;
-        c.name = "sim";
-        c.destination = "udp://127.0.0.1:" + std::to_string(station.localPort("health"));
-        c.mix.push_back({"HK_Status", 1});
-        c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 2000};
-        c.count = 123;
-        auto sim = sim::SimStream::create(c, station.database());
-        QVERIFY(sim);
-        (*sim)->start();
-        (*sim)->wait();
-        QTRY_COMPARE(station.snapshot().streams[0].counters.packetsReceived, std::uint64_t{123});
-        QVERIFY(station.waitIdle(5s));
+        test::sendPackets(station, "health", {"HK_Status"}, 123, 2000);
+        QVERIFY(test::settle(station, "health", 123));
+        QCOMPARE(station.snapshot().streams[0].counters.packetsReceived, std::uint64_t{123});
         window.showStatistics();
         auto* dialog = window.statisticsDialog();
         QVERIFY(dialog->isVisible());

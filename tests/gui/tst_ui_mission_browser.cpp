@@ -6,7 +6,6 @@
 // definition file's errors by line and moves the cursor to the line chosen, shows a valid file's
 // database, and reports an unreadable file as one error naming it.
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/pipeline/station.hpp"
 #include "ui/dialogs/definition_file_dialog.hpp"
@@ -14,6 +13,8 @@
 #include "ui/models/mission_tree_model.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/widgets/mission_browser.hpp"
+#include "tests/support/station_fixture.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QApplication>
 #include <QDragEnterEvent>
@@ -55,28 +56,15 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
-
 // One UDP stream "tm" on loopback, every packet type processed entirely.
 std::unique_ptr<pipeline::Station> startStation(const mdb::MissionDatabase& db)
 {
     config::StationProfile profile;
-    config::StreamProfile sp;
-    sp.name = "tm";
-    sp.source = "udp://127.0.0.1:0";
-    profile.streams.push_back(sp);
-    auto station = pipeline::Station::create(profile, db);
+    profile.streams = {test::streamProfile("tm")};
+    auto station = test::startStation(profile, db);
     if (!station)
-        qFatal("station: %s", station.error().message.c_str());
-    if (auto started = (*station)->start(); !started)
-        qFatal("start: %s", started.error().message.c_str());
-    return std::move(*station);
+        qFatal("the station did not start");
+    return station;
 }
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& content)
@@ -179,7 +167,7 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = trainingDb();
+        m_db = test::trainingDatabase();
         QVERIFY(m_db.packets.size() >= 5);
     }
 
@@ -597,7 +585,7 @@ private slots:
         QVERIFY(tree->isVisible());
 
         DefinitionFileDialog training;
-        QVERIFY(training.loadFile(QStringLiteral(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef")));
+        QVERIFY(training.loadFile(QString::fromStdString(test::trainingDefinitionPath())));
         QCOMPARE(training.errorCount(), 0);
         QVERIFY(training.database() == m_db);
         QCOMPARE(training.browser()->model()->rowCount(), static_cast<int>(m_db.packets.size()));
@@ -609,7 +597,7 @@ private slots:
     void definitionFileXtce()
     {
         DefinitionFileDialog dialog;
-        QVERIFY(dialog.loadFile(QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/idex/idex_combined_science_definition.xml")));
+        QVERIFY(dialog.loadFile(QString::fromStdString(test::referenceDataDir() + "/missions/idex/idex_combined_science_definition.xml")));
         QCOMPARE(dialog.errorCount(), 0);
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
@@ -674,7 +662,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString missing = dir.filePath(QStringLiteral("missing.tdef"));
-        for (const QString& path : {missing, dir.path(), QStringLiteral(TELESTATION_DATA_DIR "/training.mdb")}) {
+        for (const QString& path : {missing, dir.path(), QString::fromStdString(test::trainingDatabasePath())}) {
             DefinitionFileDialog dialog;
             QVERIFY(!dialog.loadFile(path));
             QCOMPARE(dialog.diagnosticCount(), 1);
@@ -686,7 +674,7 @@ private slots:
             QCOMPARE(dialog.diagnosticsView()->model()->index(0, 3).data().toString(), qs(dialog.diagnostic(0).message));
         }
         DefinitionFileDialog dialog;
-        QVERIFY(!dialog.loadFile(QStringLiteral(TELESTATION_DATA_DIR "/training.mdb")));
+        QVERIFY(!dialog.loadFile(QString::fromStdString(test::trainingDatabasePath())));
         QVERIFY(qs(dialog.diagnostic(0).message).contains(QStringLiteral("SQLite")));
     }
 
@@ -694,7 +682,7 @@ private slots:
     {
         auto station = startStation(m_db);
         MissionBrowser browser;
-        browser.setDatabase(&station->database(), QStringLiteral(TELESTATION_DATA_DIR "/training.mdb"));
+        browser.setDatabase(&station->database(), QString::fromStdString(test::trainingDatabasePath()));
         browser.resize(1300, 520);
         browser.show();
         QVERIFY(QTest::qWaitForWindowExposed(&browser));
@@ -706,7 +694,7 @@ private slots:
         QVERIFY(browser.grab().save(QStringLiteral("/tmp/h-mdb-browser-filter.png")));
 
         QTemporaryDir dir;
-        QFile training(QStringLiteral(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef"));
+        QFile training(QString::fromStdString(test::trainingDefinitionPath()));
         QVERIFY(training.open(QIODevice::ReadOnly));
         QByteArray text = training.readAll();
         // Two mistakes an operator makes: a misspelt keyword, and limits out of order.
@@ -720,7 +708,7 @@ private slots:
         QVERIFY(dialog->grab().save(QStringLiteral("/tmp/h-mdb-dialog-errors.png")));
         dialog->close();
 
-        dialog = browser.openDefinitionFile(QStringLiteral(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef"));
+        dialog = browser.openDefinitionFile(QString::fromStdString(test::trainingDefinitionPath()));
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
         dialog->browser()->view()->expand(dialog->browser()->filterModel()->index(1, 0));
         QVERIFY(dialog->grab().save(QStringLiteral("/tmp/h-mdb-dialog-valid.png")));

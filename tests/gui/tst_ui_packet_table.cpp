@@ -4,7 +4,6 @@
 // station through the session (its profile, the engine, unsaved changes) and are announced; refused changes show the engine's reason and leave
 // the cell as it was; the live counts equal the snapshot's counters of the stream's packet types.
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 #include "sim/engine/sim_stream.hpp"
@@ -12,6 +11,8 @@
 #include "ui/models/packet_settings_model.hpp"
 #include "ui/widgets/packet_table.hpp"
 #include "tests/support/gui_session.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QApplication>
 #include <QComboBox>
@@ -46,14 +47,6 @@ namespace {
 QString name(telestation::config::ProcessingMode mode)
 {
     return QString::fromLatin1(telestation::config::toString(mode).data());
-}
-
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
 }
 
 const config::StreamProfile& streamOf(const config::StationProfile& profile, const std::string& name)
@@ -180,7 +173,7 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        m_db = trainingDb();
+        m_db = test::trainingDatabase();
     }
 
     // One row per packet type of the database (APID, secondary id, name) and the unknown packets last,
@@ -511,16 +504,9 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&table));
 
         const std::uint16_t port = station->localPort("tm");
-        sim::StreamConfig c;
-        c.name = "sim";
-        c.destination = "udp://127.0.0.1:" + std::to_string(port);
-        c.mix = {{"Packet5", 1}, {"HK_Status", 2}, {"GNC_State", 1}};
-        c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 4000};
-        c.count = 400;
-        auto sim = sim::SimStream::create(c, m_db);
-        QVERIFY(sim);
-        (*sim)->start();
-        (*sim)->wait();
+        auto c = test::traffic(test::udpUrl(port), {"Packet5", "HK_Status", "GNC_State"}, 400, 4000);
+        c.mix[1].weight = 2; // HK_Status twice as often
+        test::send(c, m_db);
         QUdpSocket raw;
         for (std::uint16_t i = 0; i < 25; ++i)
             QCOMPARE(raw.writeDatagram(rawPacket(77, i, 10), QHostAddress::LocalHost, port), qint64(16));
@@ -529,8 +515,8 @@ private slots:
             const auto s = station->snapshot();
             return s.streams.at(0).counters.packetsReceived;
         };
-        QTRY_COMPARE_WITH_TIMEOUT(received(), std::uint64_t(425), 10000);
-        QVERIFY(station->waitIdle(10s));
+        QVERIFY(test::settle(*station, "tm", 425));
+        QCOMPARE(received(), std::uint64_t(425));
         // The timer shows it within a second.
         const PacketSettingsModel& model = *table.model();
         const int p5 = row(model, "Packet5");
@@ -626,8 +612,8 @@ private slots:
         QVERIFY(send(1424, 2, 6));
         QVERIFY(send(1424, 7, 6));
         QVERIFY(send(5, 0, 5));
-        QTRY_COMPARE_WITH_TIMEOUT(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(47), 10000);
-        QVERIFY(station->waitIdle(10s));
+        QVERIFY(test::settle(*station, "tm", 47));
+        QCOMPARE(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(47));
         session->snapshots().tick();
         const auto count = [&](int r, int column) {
             return model.index(r, column).data(PacketSettingsModel::kCountRole).toULongLong();
@@ -684,8 +670,8 @@ private slots:
 
         // The counts stay with their rows after the changes.
         QVERIFY(send(1424, 3, 4));
-        QTRY_COMPARE_WITH_TIMEOUT(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(51), 10000);
-        QVERIFY(station->waitIdle(10s));
+        QVERIFY(test::settle(*station, "tm", 51));
+        QCOMPARE(station->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t(51));
         session->snapshots().tick();
         QCOMPARE(count(nonZero, PacketSettingsModel::Received), 16ull);
         QCOMPARE(count(zero, PacketSettingsModel::Received), 30ull);

@@ -10,9 +10,9 @@
 #include "core/config/station_profile.hpp"
 #include "core/io/endpoint.hpp"
 #include "core/io/sender.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "ui/displays/packet_view.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QComboBox>
 #include <QJsonObject>
@@ -38,14 +38,6 @@ constexpr std::uint16_t kP5Apid = 7; // Packet5: 1288 bytes, CUC 4+2 TAI seconda
 constexpr std::size_t kP5Length = 1288;
 constexpr std::uint16_t kDiagApid = 600; // Diag_Power: 24 bytes, secondary id 1 at bits 48..55
 constexpr std::size_t kDiagLength = 24;
-
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
 
 // A packet with the given header and a payload that has printable and unprintable bytes.
 std::vector<std::uint8_t> makePacket(
@@ -138,22 +130,12 @@ class TestPacketView : public QObject {
     // Sends and waits until the station has processed everything it received.
     void send(Sender& to, const std::vector<std::vector<std::uint8_t>>& packets, const std::string& stream)
     {
-        std::uint64_t before = 0;
-        for (const auto& s : m_station->snapshot().streams)
-            if (s.name == stream)
-                before = s.counters.packetsProcessed;
+        const auto snapshot = m_station->snapshot();
+        const auto* before = test::streamStats(snapshot, stream);
+        QVERIFY(before);
         to.send(packets);
-        const auto deadline = std::chrono::steady_clock::now() + 10s;
-        for (;;) {
-            std::uint64_t now = 0;
-            for (const auto& s : m_station->snapshot().streams)
-                if (s.name == stream)
-                    now = s.counters.packetsProcessed;
-            if (now >= before + packets.size())
-                break;
-            QVERIFY2(std::chrono::steady_clock::now() < deadline, "the station did not process the packets");
-            std::this_thread::sleep_for(2ms);
-        }
+        QVERIFY2(test::settle(*m_station, stream, test::arrivals(*before) + packets.size()),
+                 "the station did not process the packets");
     }
 
     std::vector<std::vector<std::uint8_t>> hkPackets(int count)
@@ -168,7 +150,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = trainingDb();
+        m_db = test::trainingDatabase();
     }
 
     void init()

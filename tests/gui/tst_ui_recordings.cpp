@@ -7,7 +7,6 @@
 // its catalog (the recorder's open segment stays open).
 #include "core/config/station_profile.hpp"
 #include "core/io/endpoint.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/record/playback.hpp"
 #include "core/record/recording_catalog.hpp"
@@ -15,6 +14,8 @@
 #include "ui/models/recordings_model.hpp"
 #include "ui/widgets/recordings_browser.hpp"
 #include "tests/support/gui_session.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QAbstractButton>
 #include <QCheckBox>
@@ -47,14 +48,6 @@ namespace {
 constexpr int kValue = RecordingsModel::kValueRole;
 constexpr std::uint64_t kPackets = 300;
 
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
-
 // One UDP stream "hk" recording Packet5 and HK_Status into `directory`, 64 KiB segments.
 config::StationProfile recordingProfile(const std::string& directory)
 {
@@ -70,19 +63,12 @@ config::StationProfile recordingProfile(const std::string& directory)
     return profile;
 }
 
-void sendPackets(const mdb::MissionDatabase& db, std::uint16_t port, std::uint64_t count, double pps)
+// Packet5 twice as often as HK_Status to the station's stream "hk"; returns once they are sent.
+sim::StreamSummary sendPackets(const pipeline::Station& station, std::uint64_t count, double pps)
 {
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = "udp://127.0.0.1:" + std::to_string(port);
-    c.mix = { { "Packet5", 2 }, { "HK_Status", 1 } };
-    c.rate = sim::Rate { sim::Rate::Unit::PacketsPerSecond, pps };
-    c.count = count;
-    auto s = sim::SimStream::create(c, db);
-    if (!s)
-        qFatal("sim: %s", s.error().toString().c_str());
-    (*s)->start();
-    (*s)->wait();
+    auto c = test::traffic(test::streamAddress(station, "hk"), { "Packet5", "HK_Status" }, count, pps);
+    c.mix[0].weight = 2;
+    return test::send(c, station.database());
 }
 
 std::vector<record::SegmentInfo> catalogSegments(const QString& directory)
@@ -161,14 +147,13 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        m_db = trainingDb();
+        m_db = test::trainingDatabase();
         m_recordings = QDir(m_dir.path()).filePath(QStringLiteral("rec"));
         auto station = pipeline::Station::create(recordingProfile(m_recordings.toStdString()), m_db);
         QVERIFY2(station, station ? "" : station.error().message.c_str());
         QVERIFY((*station)->start());
-        sendPackets(m_db, (*station)->localPort("hk"), kPackets, 150); // two seconds of data
-        QVERIFY((*station)->waitIdle(5s));
-        std::this_thread::sleep_for(50ms);
+        const auto sent = sendPackets(**station, kPackets, 150); // two seconds of data
+        QVERIFY(test::settle(**station, "hk", sent.sent.packets));
         (*station)->stop();
         QCOMPARE((*station)->snapshot().streams[0].counters.packetsRecorded, kPackets);
         m_segments = catalogSegments(m_recordings);
@@ -437,8 +422,8 @@ private Q_SLOTS:
         const QString live = QDir(m_dir.path()).filePath(QStringLiteral("live"));
         auto session = test::openSession(recordingProfile(live.toStdString()));
         auto& station = *session->station();
-        sendPackets(m_db, station.localPort("hk"), 60, 2000);
-        QVERIFY(station.waitIdle(5s));
+        const auto sent = sendPackets(station, 60, 2000);
+        QVERIFY(test::settle(station, "hk", sent.sent.packets));
 
         RecordingsBrowser browser(*session);
         browser.setStation(&station);

@@ -7,6 +7,9 @@
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/held_udp_port.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
+#include "tests/support/test_paths.hpp"
 #include "ui/displays/parameter_plot.hpp"
 #include "ui/session/station_session.hpp"
 
@@ -24,22 +27,14 @@ using namespace std::chrono_literals;
 
 namespace {
 
-config::StreamProfile udpStream(const std::string& name, const std::string& source = "udp://127.0.0.1:0")
-{
-    config::StreamProfile s;
-    s.name = name;
-    s.source = source;
-    return s;
-}
-
 config::StationProfile twoStreams(const QTemporaryDir& dir)
 {
     config::StationProfile p;
-    p.mdb = std::string(TELESTATION_DATA_DIR) + "/training.mdb";
+    p.mdb = test::trainingDatabasePath();
     p.recordingDirectory = dir.filePath(QStringLiteral("rec")).toStdString();
     p.logDirectory = dir.filePath(QStringLiteral("logs")).toStdString();
-    p.streams.push_back(udpStream("alpha"));
-    p.streams.push_back(udpStream("beta", "udp://127.0.0.2:0")); // a profile never has one source twice
+    p.streams.push_back(test::streamProfile("alpha"));
+    p.streams.push_back(test::streamProfile("beta", "udp://127.0.0.2:0")); // a profile never has one source twice
     p.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {}});
     return p;
 }
@@ -48,17 +43,9 @@ config::StationProfile twoStreams(const QTemporaryDir& dir)
 void send(const pipeline::Station& station, const std::string& stream, const std::string& packet, std::uint64_t count,
           std::map<std::string, sim::GeneratorSpec> generators = {})
 {
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = "udp://127.0.0.1:" + std::to_string(station.localPort(stream));
-    c.mix.push_back({packet, 1});
-    c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 2000};
-    c.count = count;
-    c.generators = std::move(generators);
-    auto s = sim::SimStream::create(c, station.database());
-    QVERIFY2(s, s ? "" : s.error().toString().c_str());
-    (*s)->start();
-    (*s)->wait();
+    auto config = test::traffic(test::streamAddress(station, stream), {packet}, count, 2000);
+    config.generators = std::move(generators);
+    test::send(config, station.database());
 }
 
 bool hasEvent(const std::vector<pipeline::StationEvent>& events, const QString& text)
@@ -158,7 +145,7 @@ private slots:
 
         QSignalSpy about(&session, &ui::StationSession::stationAboutToChange);
         QSignalSpy changed(&session, &ui::StationSession::stationChanged);
-        QVERIFY2(session.addStream(udpStream("gamma"), &error), qPrintable(error));
+        QVERIFY2(session.addStream(test::streamProfile("gamma"), &error), qPrintable(error));
         QCOMPARE(about.count(), 1);
         QCOMPARE(changed.count(), 1);
         auto* station = session.station();
@@ -173,13 +160,13 @@ private slots:
 
         // The new station receives.
         send(*station, "gamma", "HK_Status", 25);
-        QVERIFY(station->waitIdle(5s));
-        QTRY_COMPARE(station->snapshot().streams[2].counters.packetsReceived, std::uint64_t{25});
+        QVERIFY(test::settle(*station, "gamma", 25));
+        QCOMPARE(station->snapshot().streams[2].counters.packetsReceived, std::uint64_t{25});
 
         // Refused: a duplicate name, a source the engine cannot parse. The station stays.
-        QVERIFY(!session.addStream(udpStream("gamma"), &error));
+        QVERIFY(!session.addStream(test::streamProfile("gamma"), &error));
         QVERIFY(error.contains(QStringLiteral("already")));
-        QVERIFY(!session.addStream(udpStream("delta", "carrier-pigeon://x"), &error));
+        QVERIFY(!session.addStream(test::streamProfile("delta", "carrier-pigeon://x"), &error));
         QVERIFY2(!error.isEmpty(), "no reason given");
         QCOMPARE(session.station(), station);
         QCOMPARE(changed.count(), 1);
@@ -273,7 +260,7 @@ private slots:
         load.kind = sim::GeneratorKind::Constant;
         load.value = 42.5;
         send(station, "alpha", "Packet5", 300, {{"Packet5.CPU_LOAD", load}});
-        QVERIFY(station.waitIdle(5s));
+        QVERIFY(test::settle(station, "alpha", 300));
         QTRY_COMPARE(plot.plotDisplay()->history(0).size(), std::size_t{300});
         QCOMPARE(plot.plotDisplay()->history(1).size(), std::size_t{300});
         const auto& h = plot.plotDisplay()->history(0);

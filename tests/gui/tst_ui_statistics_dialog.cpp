@@ -5,13 +5,14 @@
 // documented colours.
 #include "core/api/consumer.hpp"
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/models/statistics_model.hpp"
 #include "ui/widgets/queue_bar.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QElapsedTimer>
 #include <QHostAddress>
@@ -45,42 +46,14 @@ namespace {
 
 constexpr int kValue = ui::kStatisticsValueRole;
 
-mdb::MissionDatabase trainingDb()
+// Sends `count` packets of Packet5 and HK_Status to the station's stream "tm" and waits until they are
+// all sent; `drop` packets are built but not sent, so the station sees sequence gaps.
+sim::StreamSummary sendPackets(const pipeline::Station& station, std::uint64_t count, double drop, std::uint64_t seed)
 {
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
-
-// Sends `count` packets of Packet5 and HK_Status to the station's port and waits until they are all
-// sent; `drop` packets are built but not sent, so the station sees sequence gaps.
-sim::StreamSummary sendPackets(const mdb::MissionDatabase& db, std::uint16_t port, std::uint64_t count, double drop,
-                               std::uint64_t seed)
-{
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = "udp://127.0.0.1:" + std::to_string(port);
-    c.mix = {{"Packet5", 1}, {"HK_Status", 1}};
-    c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 5000};
-    c.count = count;
+    auto c = test::traffic(test::streamAddress(station, "tm"), {"Packet5", "HK_Status"}, count);
     c.seed = seed;
     c.faults.drop = drop;
-    auto s = sim::SimStream::create(c, db);
-    if (!s)
-        qFatal("sim: %s", s.error().toString().c_str());
-    (*s)->start();
-    (*s)->wait();
-    return (*s)->summary();
-}
-
-bool settle(const pipeline::Station& station)
-{
-    // Datagrams still in the socket buffer are not yet "received": wait, look again.
-    if (!station.waitIdle(5s))
-        return false;
-    std::this_thread::sleep_for(100ms);
-    return station.waitIdle(5s);
+    return test::send(c, station.database());
 }
 
 QVariant cell(const QAbstractItemModel& model, const QModelIndex& index, int role = kValue)
@@ -240,14 +213,6 @@ void checkSameCounts(const stats::StationSnapshot& a, const stats::StationSnapsh
     QCOMPARE(a.consumers, b.consumers);
 }
 
-const stats::PacketTypeStats* typeStats(const stats::StreamStats& s, std::string_view name)
-{
-    for (const auto& t : s.packetTypes)
-        if (t.name == name)
-            return &t;
-    return nullptr;
-}
-
 // A snapshot as an engine could report it, with every kind of row.
 stats::StationSnapshot handMadeSnapshot()
 {
@@ -363,7 +328,7 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        m_db = trainingDb();
+        m_db = test::trainingDatabase();
     }
 
     // The dialog's cells equal the engine's snapshot taken at the same refresh, which equals the
@@ -382,8 +347,8 @@ private slots:
         auto subscription = api::ParameterSubscription::create(*station, po);
         QVERIFY2(subscription, subscription ? "" : subscription.error().message.c_str());
 
-        const sim::StreamSummary sent = sendPackets(m_db, station->localPort("tm"), 600, 0.03, 7);
-        QVERIFY(settle(*station));
+        const sim::StreamSummary sent = sendPackets(*station, 600, 0.03, 7);
+        QVERIFY(test::settle(*station, "tm", sent.sent.packets));
         QVERIFY(sent.faults.dropped > 0);
 
         int calls = 0;
@@ -414,7 +379,7 @@ private slots:
         QCOMPARE(tm.counters.packetsLost, sent.faults.dropped);
         const QModelIndex lost = dialog.streamModel()->streamIndex(QStringLiteral("tm"), StreamStatisticsModel::Lost);
         QCOMPARE(number(*dialog.streamModel(), lost), sent.faults.dropped);
-        const auto* p5 = typeStats(tm, "Packet5");
+        const auto* p5 = test::typeStats(tm, "Packet5");
         QVERIFY(p5);
         QCOMPARE(p5->counters.packetsReceived, sent.apids.at(7).packets);
         QCOMPARE(number(*dialog.streamModel(),
@@ -490,9 +455,8 @@ private slots:
         QVERIFY(forwardSink.bind(QHostAddress::LocalHost, 0));
         auto station = makeStation(dir, forwardSink.localPort());
         QVERIFY(station->start());
-        const auto port = station->localPort("tm");
-        const sim::StreamSummary first = sendPackets(m_db, port, 400, 0.03, 1);
-        QVERIFY(settle(*station));
+        const sim::StreamSummary first = sendPackets(*station, 400, 0.03, 1);
+        QVERIFY(test::settle(*station, "tm", first.sent.packets));
 
         ui::SnapshotFeed feed([&] { return std::optional(station->snapshot()); });
         feed.start();
@@ -522,8 +486,8 @@ private slots:
         // The engine's counters are untouched.
         QCOMPARE(station->snapshot().totals.packetsReceived, first.sent.packets);
 
-        const sim::StreamSummary second = sendPackets(m_db, port, 300, 0.05, 2);
-        QVERIFY(settle(*station));
+        const sim::StreamSummary second = sendPackets(*station, 300, 0.05, 2);
+        QVERIFY(test::settle(*station, "tm", first.sent.packets + second.sent.packets));
         const stats::StationSnapshot now = station->snapshot();
         QTRY_VERIFY_WITH_TIMEOUT(dialog.lastSnapshot().totals.packetsReceived == now.totals.packetsReceived, 3000);
 
@@ -537,8 +501,8 @@ private slots:
             QCOMPARE(number(tree, tree.streamIndex(tm, column)),
                      streamColumnValue(s1.counters, column) - streamColumnValue(s0.counters, column));
             for (const char* type : {"Packet5", "HK_Status"}) {
-                const auto* before = typeStats(s0, type);
-                const auto* after = typeStats(s1, type);
+                const auto* before = test::typeStats(s0, type);
+                const auto* after = test::typeStats(s1, type);
                 QVERIFY(before && after);
                 QCOMPARE(number(tree, tree.typeIndex(tm, QString::fromLatin1(type), column)),
                          streamColumnValue(after->counters, column) - streamColumnValue(before->counters, column));

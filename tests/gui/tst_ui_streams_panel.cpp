@@ -5,7 +5,6 @@
 // (and keeps the packet settings); Remove asks first; Start/Stop emit the stream's name; the panel shows
 // the session's snapshot ticks only while visible.
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
 #include "sim/engine/sim_stream.hpp"
@@ -13,6 +12,8 @@
 #include "ui/models/streams_model.hpp"
 #include "ui/widgets/streams_panel.hpp"
 #include "tests/support/gui_session.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -50,14 +51,6 @@ namespace {
 QString name(telestation::config::ProcessingMode mode)
 {
     return QString::fromLatin1(telestation::config::toString(mode).data());
-}
-
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
 }
 
 config::StreamProfile stream(const std::string& name, const std::string& source, bool enabled = true)
@@ -180,17 +173,10 @@ class TestStreamsPanel : public QObject {
 
     std::unique_ptr<sim::SimStream> sender(std::uint16_t port, double rate, double drop)
     {
-        sim::StreamConfig c;
-        c.name = "sim";
-        c.destination = "udp://127.0.0.1:" + std::to_string(port);
-        c.mix = {{"Packet5", 1}, {"HK_Status", 1}};
-        c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, rate};
+        auto c = test::traffic(test::udpUrl(port), {"Packet5", "HK_Status"}, std::nullopt, rate);
         c.faults.drop = drop;
         c.seed = 7;
-        auto s = sim::SimStream::create(c, m_db);
-        if (!s)
-            qFatal("sim: %s", s.error().toString().c_str());
-        return std::move(*s);
+        return test::simulator(c, m_db);
     }
 
 private slots:
@@ -198,7 +184,7 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
-        m_db = trainingDb();
+        m_db = test::trainingDatabase();
     }
 
     // Every stream of the profile is listed, enabled or not, with its source and the snapshot's state;
@@ -244,7 +230,7 @@ private slots:
         // 5 % of the packets are never sent: the loss column shows the sequence gaps.
         QTRY_VERIFY_WITH_TIMEOUT(value(model, 0, StreamsModel::Loss).toULongLong() > 0, 8000);
         sim->stop();
-        QVERIFY(station->waitIdle(5s));
+        QVERIFY(test::settle(*station, "tm", sim->summary().sent.packets));
         session->snapshots().tick();
         const stats::StationSnapshot snapshot = station->snapshot();
         const stats::StreamStats& tm = snapshot.streams.at(0);
@@ -277,7 +263,7 @@ private slots:
             sim->start();
             QTRY_VERIFY_WITH_TIMEOUT((*recorder)->snapshot().streams.at(0).counters.packetsRecorded >= 80, 10000);
             sim->stop();
-            QVERIFY((*recorder)->waitIdle(5s));
+            QVERIFY(test::settle(**recorder, "tm", sim->summary().sent.packets));
             (*recorder)->stop();
         }
         // About 0.4 s recorded, played at a fifth of real time: about 2 s.

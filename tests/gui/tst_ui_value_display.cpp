@@ -5,12 +5,13 @@
 // drops and removal, the timer runs only while visible. Prints (does not assert) the refresh time of
 // 1,000 rows.
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "tests/support/model_builders.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QAbstractItemModel>
 #include <QColor>
@@ -53,11 +54,9 @@ constexpr std::uint16_t kBulkApid = 50;
 // 145 parameters in all), every tenth with limits 100..60000 yellow / 50..65000 red.
 mdb::MissionDatabase testDb()
 {
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    db->packets.push_back(test::makeBulkPacket(kBulkApid, kBulkParameters));
-    return std::move(*db);
+    auto db = test::trainingDatabase();
+    db.packets.push_back(test::makeBulkPacket(kBulkApid, kBulkParameters));
+    return db;
 }
 
 sim::GeneratorSpec constantRaw(double value)
@@ -69,35 +68,13 @@ sim::GeneratorSpec constantRaw(double value)
     return g;
 }
 
-// Sends `count` packets of each type of `mix` to the port and waits until they are sent.
-void send(const mdb::MissionDatabase& db, std::uint16_t port, const std::vector<std::string>& mix,
+// Sends `count` packets of each type of `mix` to the station's stream "tm" and waits until they are sent.
+void send(const pipeline::Station& station, const std::vector<std::string>& mix,
           const std::map<std::string, sim::GeneratorSpec>& generators, std::uint64_t count = 1)
 {
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = "udp://127.0.0.1:" + std::to_string(port);
-    for (const auto& packet : mix)
-        c.mix.push_back({packet, 1});
-    c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 2000};
-    c.count = count * mix.size();
-    c.generators = generators;
-    auto s = sim::SimStream::create(c, db);
-    if (!s)
-        qFatal("sim: %s", s.error().toString().c_str());
-    (*s)->start();
-    (*s)->wait();
-}
-
-// Waits until the station has received `expected` packets in all and processed them.
-bool settle(const pipeline::Station& station, std::uint64_t expected)
-{
-    const auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (station.snapshot().streams.at(0).counters.packetsReceived < expected) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(2ms);
-    }
-    return station.waitIdle(10s);
+    auto config = test::traffic(test::streamAddress(station, "tm"), mix, count * mix.size(), 2000);
+    config.generators = generators;
+    test::send(config, station.database());
 }
 
 int rowOf(const ValueTableModel& model, const QString& qualifiedName)
@@ -149,18 +126,13 @@ class TestValueDisplay : public QObject {
     std::unique_ptr<pipeline::Station> startStation()
     {
         config::StationProfile profile;
-        config::StreamProfile sp;
-        sp.name = "tm";
-        sp.source = "udp://127.0.0.1:0";
-        sp.packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {}});
-        sp.packets.push_back({kBulkApid, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {}});
-        profile.streams.push_back(sp);
-        auto station = pipeline::Station::create(profile, m_db);
+        profile.streams = {test::streamProfile("tm", "udp://127.0.0.1:0",
+                                               {{7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {}},
+                                                {kBulkApid, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {}}})};
+        auto station = test::startStation(profile, m_db);
         if (!station)
-            qFatal("station: %s", station.error().message.c_str());
-        if (auto started = (*station)->start(); !started)
-            qFatal("start: %s", started.error().message.c_str());
-        return std::move(*station);
+            qFatal("the station did not start");
+        return station;
     }
 
     static std::map<std::string, sim::GeneratorSpec> packet5Values()
@@ -217,8 +189,8 @@ private slots:
         QVERIFY(message->text().contains(QStringLiteral("Packet5.NO_SUCH")));
         QCOMPARE(model.rowCount(), 3);
 
-        send(m_db, port, {"Packet5"}, packet5Values());
-        QVERIFY(settle(*station, 1));
+        send(*station, {"Packet5"}, packet5Values());
+        QVERIFY(test::settle(*station, "tm", 1));
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QCOMPARE(model.refresh(), 3);
 
@@ -288,8 +260,8 @@ private slots:
         changed.clear();
         auto values = packet5Values();
         values["Packet5.BUS_28V_VOLTAGE"] = constantRaw(33000); // 33 V: red high now
-        send(m_db, port, {"Packet5"}, values);
-        QVERIFY(settle(*station, 2));
+        send(*station, {"Packet5"}, values);
+        QVERIFY(test::settle(*station, "tm", 2));
         QCOMPARE(model.refresh(), 4);
         blocks = changes(changed);
         QCOMPARE(blocks.size(), std::size_t{3});
@@ -311,8 +283,8 @@ private slots:
             ValueDisplay display(*station);
             QVERIFY(display.isRawHex()); // the default
             QVERIFY(display.addParameter(QStringLiteral("Packet5.BUS_28V_VOLTAGE")));
-            send(m_db, station->localPort("tm"), {"Packet5"}, packet5Values());
-            QVERIFY(settle(*station, 1));
+            send(*station, {"Packet5"}, packet5Values());
+            QVERIFY(test::settle(*station, "tm", 1));
             display.refresh();
             ValueTableModel& model = *display.model();
             QCOMPARE(cell(model, 0, ValueTableModel::Raw).toString(), hex(28000, 4));
@@ -337,8 +309,8 @@ private slots:
         display.setStaleTimeout(0.3);
         ValueTableModel& model = *display.model();
         QVERIFY(display.addParameter(QStringLiteral("Packet5.TC_REJECTED_COUNT")));
-        send(m_db, station->localPort("tm"), {"Packet5"}, packet5Values());
-        QVERIFY(settle(*station, 1));
+        send(*station, {"Packet5"}, packet5Values());
+        QVERIFY(test::settle(*station, "tm", 1));
         model.refresh();
         QCOMPARE(model.rowState(0), ValueTableModel::RowState::Red);
 
@@ -354,8 +326,8 @@ private slots:
         // The value is still shown.
         QCOMPARE(cell(model, 0, ValueTableModel::Raw, kValue).toULongLong(), 7ull);
 
-        send(m_db, station->localPort("tm"), {"Packet5"}, packet5Values());
-        QVERIFY(settle(*station, 2));
+        send(*station, {"Packet5"}, packet5Values());
+        QVERIFY(test::settle(*station, "tm", 2));
         model.refresh();
         QCOMPARE(model.rowState(0), ValueTableModel::RowState::Red);
         // The setting is remembered.
@@ -425,15 +397,15 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&tabs));
         QVERIFY(display->isRefreshActive());
         // The timer shows what arrives, on its own.
-        send(m_db, station->localPort("tm"), {"Packet5"}, packet5Values());
+        send(*station, {"Packet5"}, packet5Values());
         QTRY_COMPARE(cell(*display->model(), 0, ValueTableModel::Raw, kValue).toULongLong(), 28000ull);
 
         tabs.setCurrentIndex(1);
         QVERIFY(!display->isRefreshActive());
         auto values = packet5Values();
         values["Packet5.BUS_28V_VOLTAGE"] = constantRaw(29000);
-        send(m_db, station->localPort("tm"), {"Packet5"}, values);
-        QVERIFY(settle(*station, 2));
+        send(*station, {"Packet5"}, values);
+        QVERIFY(test::settle(*station, "tm", 2));
         QTest::qWait(300);
         QCOMPARE(cell(*display->model(), 0, ValueTableModel::Raw, kValue).toULongLong(), 28000ull); // not read while hidden
         tabs.setCurrentIndex(0);
@@ -451,9 +423,9 @@ private slots:
                                  "Packet5.UPTIME", "Packet5.SW_VERSION", "Packet5.TOTAL_POWER", "Bulk.P000",
                                  "HK_Status.OPS_MODE"})
             QVERIFY2(display.addParameter(QString::fromLatin1(name)), name);
-        send(m_db, station->localPort("tm"), {"Packet5"}, packet5Values());
-        send(m_db, station->localPort("tm"), {"Bulk"}, {{"Bulk.P000", constantRaw(4000)}});
-        QVERIFY(settle(*station, 2));
+        send(*station, {"Packet5"}, packet5Values());
+        send(*station, {"Bulk"}, {{"Bulk.P000", constantRaw(4000)}});
+        QVERIFY(test::settle(*station, "tm", 2));
         display.resize(1250, 380);
         display.show();
         QVERIFY(QTest::qWaitForWindowExposed(&display));
@@ -491,8 +463,8 @@ private slots:
             std::map<std::string, sim::GeneratorSpec> values;
             for (int i = 0; i < kBulkParameters; ++i)
                 values["Bulk.P" + std::to_string(1000 + i).substr(1)] = constantRaw(round * 1000 + i);
-            send(m_db, station->localPort("tm"), {"Bulk"}, values);
-            QVERIFY(settle(*station, static_cast<std::uint64_t>(round + 1)));
+            send(*station, {"Bulk"}, values);
+            QVERIFY(test::settle(*station, "tm", static_cast<std::uint64_t>(round + 1)));
 
             QElapsedTimer clock;
             clock.start();

@@ -1,5 +1,7 @@
 // The executables as a user starts them: --help and --version without a display, --headless with the
 // training mission database, argument errors, and the GUI starting and quitting cleanly.
+#include "tests/support/test_paths.hpp"
+
 #include <QtTest>
 
 #include <QProcess>
@@ -26,7 +28,7 @@ Run run(const QString& program, const QStringList& args, const QString& platform
     if (!platform.isEmpty())
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), platform);
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(TELESTATION_BIN_DIR "/") + program, args);
+    p.start(telestation::test::binDir() + QLatin1Char('/') + program, args);
     Run r;
     if (!p.waitForStarted(10000) || !p.waitForFinished(60000)) {
         p.kill();

@@ -5,6 +5,7 @@
 #include "core/record/recording_catalog.hpp"
 
 #include "tests/support/json_file.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -69,7 +70,7 @@ QProcess* startStation(QObject* parent, const QStringList& args)
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     p->setProcessEnvironment(env);
-    p->start(QStringLiteral(TELESTATION_BIN_DIR "/telestation"), args);
+    p->start(test::binDir() + QStringLiteral("/telestation"), args);
     return p;
 }
 
@@ -274,7 +275,7 @@ void TestAppHeadless::anXtceMissionReceivesItsRealPackets_data()
     QTest::addColumn<QString>("definition");
     QTest::addColumn<QString>("packets");
     QTest::addColumn<int>("count");
-    const QString data = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/");
+    const QString data = QString::fromStdString(test::referenceDataDir() + "/missions/");
     QTest::newRow("JPSS-1") << data + QStringLiteral("jpss1/jpss1_geolocation_xtce_v1.xml")
                             << data + QStringLiteral("jpss1/J01_G011_LZ_2021-04-09T00-00-00Z_V01.DAT1") << 7200;
     QTest::newRow("IDEX") << data + QStringLiteral("idex/idex_combined_science_definition.xml")

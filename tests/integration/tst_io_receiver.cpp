@@ -9,6 +9,8 @@
 #include "core/io/endpoint.hpp"
 #include "core/io/receiver.hpp"
 #include "core/io/sender.hpp"
+#include "tests/support/open_sender.hpp"
+#include "tests/support/wait_until.hpp"
 
 #include <QtTest>
 
@@ -147,16 +149,7 @@ public:
     std::uint64_t bytes = 0;
 };
 
-bool waitFor(const std::function<bool()>& condition, std::chrono::milliseconds timeout)
-{
-    const auto deadline = Clock::now() + timeout;
-    while (!condition()) {
-        if (Clock::now() >= deadline)
-            return condition();
-        std::this_thread::sleep_for(2ms);
-    }
-    return true;
-}
+using telestation::test::waitUntil;
 
 // Polls the receiver on this thread until the condition holds or the timeout passes; `between` runs
 // before each poll (to let a sender accept or connect).
@@ -236,23 +229,7 @@ std::unique_ptr<Receiver> openReceiverUrl(const std::string& text, const Receive
     return std::move(receiver.value());
 }
 
-std::unique_ptr<Sender> openSenderUrl(const std::string& text, const SenderOptions& options = {},
-                                      QString* error = nullptr)
-{
-    const auto endpoint = parseEndpoint(text);
-    if (!endpoint) {
-        if (error != nullptr)
-            *error = QString::fromStdString(endpoint.error().message);
-        return nullptr;
-    }
-    auto sender = openSender(endpoint.value(), options);
-    if (!sender) {
-        if (error != nullptr)
-            *error = QString::fromStdString(sender.error().message);
-        return nullptr;
-    }
-    return std::move(sender.value());
-}
+using telestation::test::openSenderUrl;
 
 QString describe(const Receiver& r)
 {
@@ -458,13 +435,13 @@ void TestIoReceiver::udpDelivers()
         std::size_t batch = 1;
         while (offered < kCount) {
             // A bounded number in flight: the receive buffer never overflows, whatever rmem_max allows.
-            QVERIFY2(waitFor([&] { return offered - receiver->stats().packets < 600; }, 10s), qPrintable(describe(*receiver)));
+            QVERIFY2(waitUntil([&] { return offered - receiver->stats().packets < 600; }, 10s), qPrintable(describe(*receiver)));
             const std::size_t n = std::min(batch, kCount - offered);
             QCOMPARE(sender->send(spansOf(packets, offered, n)), n);
             offered += n;
             batch = batch % 150 + 7; // below, at and above the sender's and receiver's batch of 64
         }
-        QVERIFY2(waitFor([&] { return receiver->stats().packets == kCount; }, 10s), qPrintable(describe(*receiver)));
+        QVERIFY2(waitUntil([&] { return receiver->stats().packets == kCount; }, 10s), qPrintable(describe(*receiver)));
     }
     const std::int64_t after = realtimeNs();
 
@@ -770,7 +747,7 @@ void TestIoReceiver::tcpTransportHeaderAndGarbage()
     CollectingSink sink;
     ReceiverThread thread(*receiver, sink);
     const QString connected = QStringLiteral("connected to 127.0.0.1:%1").arg(server->localPort());
-    QVERIFY2(waitFor(
+    QVERIFY2(waitUntil(
                  [&] {
                      server->send({});
                      return server->connected() && QString::fromStdString(receiver->state()) == connected;
@@ -790,7 +767,7 @@ void TestIoReceiver::tcpTransportHeaderAndGarbage()
 
     std::vector<Bytes> expected = before;
     expected.insert(expected.end(), after.begin(), after.end());
-    QVERIFY2(waitFor([&] { return receiver->stats().packets >= expected.size(); }, 10s), qPrintable(describe(*receiver)));
+    QVERIFY2(waitUntil([&] { return receiver->stats().packets >= expected.size(); }, 10s), qPrintable(describe(*receiver)));
     thread.stop();
     QCOMPARE(sink.frames.size(), expected.size());
     QCOMPARE(firstDifference(sink.frames, expected), qsizetype{-1});
@@ -819,9 +796,9 @@ void TestIoReceiver::tcpListenTwoSendersAtOnce()
     QVERIFY2(a, qPrintable(error));
     auto b = openSenderUrl(url("tcp", AF_INET, port), {}, &error);
     QVERIFY2(b, qPrintable(error));
-    QVERIFY2(waitFor([&] { return a->send({}), b->send({}), a->connected() && b->connected() && receiver->stats().connects == 2; }, 10s),
+    QVERIFY2(waitUntil([&] { return a->send({}), b->send({}), a->connected() && b->connected() && receiver->stats().connects == 2; }, 10s),
              qPrintable(describe(*receiver)));
-    QVERIFY(waitFor([&] { return receiver->stats().connections == 2; }, 5s));
+    QVERIFY(waitUntil([&] { return receiver->stats().connections == 2; }, 5s));
     QCOMPARE(QString::fromStdString(receiver->state()), QStringLiteral("listening on 127.0.0.1:%1 (2 senders)").arg(port));
 
     // Interleaved chunks from both, each stream with its own APID.
@@ -838,11 +815,11 @@ void TestIoReceiver::tcpListenTwoSendersAtOnce()
         nextB += spansB.size();
     }
     const std::uint64_t total = fromA.size() + fromB.size();
-    QVERIFY2(waitFor([&] { return receiver->stats().packets == total; }, 20s), qPrintable(describe(*receiver)));
+    QVERIFY2(waitUntil([&] { return receiver->stats().packets == total; }, 20s), qPrintable(describe(*receiver)));
 
     // One sender leaves.
     a.reset();
-    QVERIFY2(waitFor([&] { return receiver->stats().disconnects == 1 && receiver->stats().connections == 1; }, 10s),
+    QVERIFY2(waitUntil([&] { return receiver->stats().disconnects == 1 && receiver->stats().connections == 1; }, 10s),
              qPrintable(describe(*receiver)));
     QCOMPARE(QString::fromStdString(receiver->state()), QStringLiteral("listening on 127.0.0.1:%1 (1 sender)").arg(port));
     thread.stop();

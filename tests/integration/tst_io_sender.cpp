@@ -5,6 +5,8 @@
 #include "tests/support/allocation_counter.hpp"
 #include "core/io/endpoint.hpp"
 #include "core/io/sender.hpp"
+#include "tests/support/open_sender.hpp"
+#include "tests/support/wait_until.hpp"
 
 #include <QtTest>
 
@@ -268,39 +270,14 @@ std::vector<PacketSpan> spansOf(const std::vector<Bytes>& packets, std::size_t f
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-bool waitFor(const std::function<bool()>& condition, std::chrono::milliseconds timeout)
-{
-    const auto deadline = Clock::now() + timeout;
-    while (!condition()) {
-        if (Clock::now() >= deadline)
-            return condition();
-        std::this_thread::sleep_for(2ms);
-    }
-    return true;
-}
+using telestation::test::waitUntil;
 
 std::string url(std::string_view scheme, int family, std::uint16_t port)
 {
     return std::string(scheme) + (family == AF_INET6 ? "://[::1]:" : "://127.0.0.1:") + std::to_string(port);
 }
 
-// Opens a sender; on failure returns null and keeps the message in `error`.
-std::unique_ptr<Sender> openUrl(const std::string& text, const SenderOptions& options, QString* error = nullptr)
-{
-    const auto endpoint = parseEndpoint(text);
-    if (!endpoint) {
-        if (error != nullptr)
-            *error = QString::fromStdString(endpoint.error().message);
-        return nullptr;
-    }
-    auto sender = openSender(endpoint.value(), options);
-    if (!sender) {
-        if (error != nullptr)
-            *error = QString::fromStdString(sender.error().message);
-        return nullptr;
-    }
-    return std::move(sender.value());
-}
+using telestation::test::openSenderUrl;
 
 QString describe(const Sender& s)
 {
@@ -525,7 +502,7 @@ void TestIoSender::udpDeliversPacketsInOrder()
     Socket rx = udpReceiver(AF_INET, port);
     QVERIFY(rx.valid());
     QString error;
-    auto sender = openUrl(url("udp", AF_INET, port), {}, &error);
+    auto sender = openSenderUrl(url("udp", AF_INET, port), {}, &error);
     QVERIFY2(sender, qPrintable(error));
     QVERIFY(sender->connected());
     QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("sending to 127.0.0.1:%1").arg(port));
@@ -544,14 +521,14 @@ void TestIoSender::udpDeliversPacketsInOrder()
     std::size_t batch = 1;
     while (offered < kCount) {
         // Keep at most ~1000 datagrams in flight so that the receiver's buffer cannot overflow.
-        QVERIFY2(waitFor([&] { return offered - collector.received() < 1000; }, 10s), "receiver stopped draining");
+        QVERIFY2(waitUntil([&] { return offered - collector.received() < 1000; }, 10s), "receiver stopped draining");
         const std::size_t n = std::min(batch, kCount - offered);
         const auto spans = spansOf(packets, offered, n);
         QCOMPARE(sender->send(spans), n);
         offered += n;
         batch = batch % 150 + 7; // batches below, at and above the 64-message sendmmsg limit
     }
-    QVERIFY2(waitFor([&] { return collector.received() == kCount; }, 10s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return collector.received() == kCount; }, 10s), qPrintable(describe(*sender)));
     collector.join();
 
     QCOMPARE(collector.datagrams.size(), kCount);
@@ -573,14 +550,14 @@ void TestIoSender::udpOverIpv6()
     if (!rx.valid())
         QSKIP("no IPv6 loopback on this machine");
     QString error;
-    auto sender = openUrl(url("udp", AF_INET6, port), {}, &error);
+    auto sender = openSenderUrl(url("udp", AF_INET6, port), {}, &error);
     QVERIFY2(sender, qPrintable(error));
     QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("sending to [::1]:%1").arg(port));
 
     const std::vector<Bytes> packets = makePackets(100, 200, 1400);
     UdpCollector collector(rx.get(), packets.size());
     QCOMPARE(sender->send(spansOf(packets)), packets.size());
-    QVERIFY(waitFor([&] { return collector.received() == packets.size(); }, 10s));
+    QVERIFY(waitUntil([&] { return collector.received() == packets.size(); }, 10s));
     collector.join();
     QCOMPARE(collector.datagrams, packets);
 }
@@ -589,7 +566,7 @@ void TestIoSender::udpWithoutReceiverKeepsGoing()
 {
     const std::uint16_t port = unusedPort(SOCK_DGRAM);
     QVERIFY(port != 0);
-    auto sender = openUrl(url("udp", AF_INET, port), {});
+    auto sender = openSenderUrl(url("udp", AF_INET, port), {});
     QVERIFY(sender);
 
     const std::vector<Bytes> packets = makePackets(0, 5, 100);
@@ -597,7 +574,7 @@ void TestIoSender::udpWithoutReceiverKeepsGoing()
     std::size_t offered = 0;
     std::size_t returned = 0;
     // Each datagram draws an ICMP port unreachable; the next send reports it as ECONNREFUSED.
-    const bool sawErrors = waitFor(
+    const bool sawErrors = waitUntil(
         [&] {
             returned += sender->send(spans);
             offered += spans.size();
@@ -644,7 +621,7 @@ void TestIoSender::udpMulticastOnLoopback()
     options.multicastTtl = 0; // stays on this host
     QString error;
     const std::string target = std::string("udp://") + group + ":" + std::to_string(port) + "?iface=127.0.0.1";
-    auto sender = openUrl(target, options, &error);
+    auto sender = openSenderUrl(target, options, &error);
     if (!sender && error.contains(QStringLiteral("multicast interface")))
         QSKIP(qPrintable(QStringLiteral("the kernel refuses to send multicast on lo: ") + error));
     QVERIFY2(sender, qPrintable(error));
@@ -655,7 +632,7 @@ void TestIoSender::udpMulticastOnLoopback()
     const std::vector<Bytes> packets = makePackets(7, 300, 1200);
     UdpCollector collector(rx.get(), packets.size());
     QCOMPARE(sender->send(spansOf(packets)), packets.size());
-    QVERIFY2(waitFor([&] { return collector.received() == packets.size(); }, 10s),
+    QVERIFY2(waitUntil([&] { return collector.received() == packets.size(); }, 10s),
              qPrintable(QStringLiteral("%1 of %2 arrived").arg(collector.received()).arg(packets.size())));
     collector.join();
     QCOMPARE(collector.datagrams, packets);
@@ -666,12 +643,12 @@ void TestIoSender::udpSendRawIsOneDatagram()
 {
     std::uint16_t port = 0;
     Socket rx = udpReceiver(AF_INET, port);
-    auto sender = openUrl(url("udp", AF_INET, port), {});
+    auto sender = openSenderUrl(url("udp", AF_INET, port), {});
     QVERIFY(sender);
     const Bytes garbage{0xDE, 0xAD, 0xBE, 0xEF, 0x01};
     UdpCollector collector(rx.get(), 1);
     QVERIFY(sender->sendRaw(garbage));
-    QVERIFY(waitFor([&] { return collector.received() == 1; }, 5s));
+    QVERIFY(waitUntil([&] { return collector.received() == 1; }, 5s));
     collector.join();
     QCOMPARE(collector.datagrams.front(), garbage);
     QCOMPARE(sender->stats().packets, std::uint64_t{0});
@@ -700,11 +677,11 @@ void TestIoSender::tcpClientDelivers()
     SenderOptions options;
     options.blocking = blocking;
     QString error;
-    auto sender = openUrl(url("tcp", family, port), options, &error);
+    auto sender = openSenderUrl(url("tcp", family, port), options, &error);
     QVERIFY2(sender, qPrintable(error));
     Socket peer = acceptWithin(listener.get(), 5000ms);
     QVERIFY(peer.valid());
-    QVERIFY2(waitFor([&] { return sender->send({}), sender->connected(); }, 5s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return sender->send({}), sender->connected(); }, 5s), qPrintable(describe(*sender)));
     const QString host = family == AF_INET6 ? QStringLiteral("[::1]") : QStringLiteral("127.0.0.1");
     QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("connected to %1:%2").arg(host).arg(port));
 
@@ -718,7 +695,7 @@ void TestIoSender::tcpClientDelivers()
         const auto spans = spansOf(packets, first, 100);
         // Without blocking the reader may fall behind; offer again what was not taken.
         std::size_t done = 0;
-        QVERIFY(waitFor(
+        QVERIFY(waitUntil(
             [&] {
                 offered += spans.size() - done;
                 done += sender->send(std::span(spans).subspan(done));
@@ -726,7 +703,7 @@ void TestIoSender::tcpClientDelivers()
             },
             10s));
     }
-    QVERIFY2(waitFor([&] { return reader.finished(); }, 10s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return reader.finished(); }, 10s), qPrintable(describe(*sender)));
     reader.join();
     QVERIFY(!reader.corrupt);
     QCOMPARE(reader.packets, packets);
@@ -744,7 +721,7 @@ void TestIoSender::tcpClientReconnects()
     std::uint16_t port = 0;
     Socket listener = tcpListener(AF_INET, 0, port);
     QVERIFY(listener.valid());
-    auto sender = openUrl(url("tcp", AF_INET, port), {});
+    auto sender = openSenderUrl(url("tcp", AF_INET, port), {});
     QVERIFY(sender);
     Socket peer = acceptWithin(listener.get(), 5000ms);
     QVERIFY(peer.valid());
@@ -759,7 +736,7 @@ void TestIoSender::tcpClientReconnects()
     // The receiving side goes away: listener and connection.
     peer.reset();
     listener.reset();
-    QVERIFY2(waitFor([&] { return sender->send({}), !sender->connected(); }, 5s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return sender->send({}), !sender->connected(); }, 5s), qPrintable(describe(*sender)));
     QCOMPARE(sender->stats().disconnects, std::uint64_t{1});
     const std::vector<Bytes> whileDown = makePackets(1000, 10, 100);
     QCOMPARE(sender->send(spansOf(whileDown)), std::size_t{0});
@@ -772,7 +749,7 @@ void TestIoSender::tcpClientReconnects()
     listener = tcpListener(AF_INET, port, again);
     QVERIFY(listener.valid());
     QCOMPARE(again, port);
-    QVERIFY2(waitFor([&] { return sender->send({}), sender->connected(); }, 8s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return sender->send({}), sender->connected(); }, 8s), qPrintable(describe(*sender)));
     peer = acceptWithin(listener.get(), 5000ms);
     QVERIFY(peer.valid());
     QCOMPARE(sender->stats().connects, std::uint64_t{2});
@@ -780,7 +757,7 @@ void TestIoSender::tcpClientReconnects()
     const std::vector<Bytes> second = makePackets(2000, 50, 3000);
     TcpReader reader(peer.get(), {.stopAfter = second.size()});
     QCOMPARE(sender->send(spansOf(second)), second.size());
-    QVERIFY(waitFor([&] { return reader.finished(); }, 10s));
+    QVERIFY(waitUntil([&] { return reader.finished(); }, 10s));
     reader.join();
     QVERIFY(!reader.corrupt);
     QCOMPARE(reader.packets, second);
@@ -791,7 +768,7 @@ void TestIoSender::tcpClientRefusedDoesNotHang()
     const std::uint16_t port = unusedPort(SOCK_STREAM);
     QVERIFY(port != 0);
     const auto started = Clock::now();
-    auto sender = openUrl(url("tcp", AF_INET, port), {}); // blocking mode
+    auto sender = openSenderUrl(url("tcp", AF_INET, port), {}); // blocking mode
     QVERIFY(sender);
     const std::vector<Bytes> packets = makePackets(0, 10, 100);
     QCOMPARE(sender->send(spansOf(packets)), std::size_t{0});
@@ -840,7 +817,7 @@ void TestIoSender::tcpClientOpenNeverHangs()
         SenderOptions options;
         options.blocking = blocking;
         const auto started = Clock::now();
-        auto sender = openUrl(url("tcp", AF_INET, port), options);
+        auto sender = openSenderUrl(url("tcp", AF_INET, port), options);
         QVERIFY(sender);
         QVERIFY(Clock::now() - started < 1s);
         QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("connecting to 127.0.0.1:%1").arg(port));
@@ -860,7 +837,7 @@ void TestIoSender::tcpClientBlockingWaitIsBounded()
     SenderOptions options;
     options.blocking = true;
     options.sendBufferBytes = 256 * 1024;
-    auto sender = openUrl(url("tcp", AF_INET, port), options);
+    auto sender = openSenderUrl(url("tcp", AF_INET, port), options);
     QVERIFY(sender);
     Socket peer = acceptWithin(listener.get(), 5000ms);
     QVERIFY(peer.valid());
@@ -881,7 +858,7 @@ void TestIoSender::tcpClientBlockingWaitIsBounded()
     const std::vector<Bytes> later = makePackets(5000, 20, 1000);
     TcpReader reader(peer.get(), {.stopAfter = sent + later.size()});
     QCOMPARE(sender->send(spansOf(later)), later.size());
-    QVERIFY2(waitFor([&] { return reader.finished(); }, 15s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return reader.finished(); }, 15s), qPrintable(describe(*sender)));
     reader.join();
     QVERIFY(!reader.corrupt);
     QCOMPARE(reader.packets.size(), sent + later.size());
@@ -898,11 +875,11 @@ void TestIoSender::tcpClientPeerResetMidSend()
     SenderOptions options;
     options.blocking = true;
     options.sendBufferBytes = 256 * 1024;
-    auto sender = openUrl(url("tcp", AF_INET, port), options);
+    auto sender = openSenderUrl(url("tcp", AF_INET, port), options);
     QVERIFY(sender);
     Socket peer = acceptWithin(listener.get(), 5000ms);
     QVERIFY(peer.valid());
-    QVERIFY(waitFor([&] { return sender->send({}), sender->connected(); }, 5s));
+    QVERIFY(waitUntil([&] { return sender->send({}), sender->connected(); }, 5s));
 
     // While the sender waits for room, the peer resets the connection (close with unread data).
     const linger abort{1, 0};
@@ -918,7 +895,7 @@ void TestIoSender::tcpClientPeerResetMidSend()
     QVERIFY(Clock::now() - started < 5s);
     QVERIFY(sent < packets.size());
     // Writing to the reset connection failed with EPIPE / ECONNRESET: no signal, just a lost connection.
-    QVERIFY2(waitFor([&] { return sender->send(spansOf(packets, 0, 1)), !sender->connected(); }, 5s),
+    QVERIFY2(waitUntil([&] { return sender->send(spansOf(packets, 0, 1)), !sender->connected(); }, 5s),
              qPrintable(describe(*sender)));
     QCOMPARE(sender->stats().disconnects, std::uint64_t{1});
     QVERIFY(sender->stats().errors >= 1);
@@ -945,18 +922,18 @@ void TestIoSender::peerClosingMidSendDoesNotRaiseSigpipe()
     Socket listener;
     Socket peer;
     if (server) {
-        sender = openUrl("tcp-listen://127.0.0.1:0", options);
+        sender = openSenderUrl("tcp-listen://127.0.0.1:0", options);
         QVERIFY(sender);
         peer = tcpConnect(AF_INET, sender->localPort());
     } else {
         std::uint16_t port = 0;
         listener = tcpListener(AF_INET, 0, port);
-        sender = openUrl(url("tcp", AF_INET, port), options);
+        sender = openSenderUrl(url("tcp", AF_INET, port), options);
         QVERIFY(sender);
         peer = acceptWithin(listener.get(), 5000ms);
     }
     QVERIFY(peer.valid());
-    QVERIFY(waitFor([&] { return sender->send({}), sender->connected(); }, 5s));
+    QVERIFY(waitUntil([&] { return sender->send({}), sender->connected(); }, 5s));
 
     const std::vector<Bytes> packets = makePackets(0, 800, 60000); // before the clock starts
     std::thread closer([fd = peer.release()] {
@@ -979,7 +956,7 @@ void TestIoSender::peerClosingMidSendDoesNotRaiseSigpipe()
     QVERIFY(Clock::now() - started < 5s);
     closer.join();
     QVERIFY(sent < packets.size());
-    QVERIFY2(waitFor([&] { return sender->send(spansOf(packets, 0, 1)), !sender->connected(); }, 5s),
+    QVERIFY2(waitUntil([&] { return sender->send(spansOf(packets, 0, 1)), !sender->connected(); }, 5s),
              qPrintable(describe(*sender)));
     QCOMPARE(sender->stats().disconnects, std::uint64_t{1});
     QVERIFY(sender->stats().errors >= 1);
@@ -989,7 +966,7 @@ void TestIoSender::tcpClientSendRawGoesBetweenPackets()
 {
     std::uint16_t port = 0;
     Socket listener = tcpListener(AF_INET, 0, port);
-    auto sender = openUrl(url("tcp", AF_INET, port), {});
+    auto sender = openSenderUrl(url("tcp", AF_INET, port), {});
     QVERIFY(sender);
     Socket peer = acceptWithin(listener.get(), 5000ms);
     QVERIFY(peer.valid());
@@ -1013,7 +990,7 @@ void TestIoSender::tcpClientSendRawGoesBetweenPackets()
 void TestIoSender::tcpServerServesTwoClients()
 {
     QString error;
-    auto sender = openUrl("tcp-listen://127.0.0.1:0", {}, &error);
+    auto sender = openSenderUrl("tcp-listen://127.0.0.1:0", {}, &error);
     QVERIFY2(sender, qPrintable(error));
     const std::uint16_t port = sender->localPort();
     QVERIFY(port != 0);
@@ -1026,7 +1003,7 @@ void TestIoSender::tcpServerServesTwoClients()
     Socket first = tcpConnect(AF_INET, port);
     Socket second = tcpConnect(AF_INET, port);
     QVERIFY(first.valid() && second.valid());
-    QVERIFY2(waitFor([&] { return sender->send({}), sender->stats().connects == 2; }, 5s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return sender->send({}), sender->stats().connects == 2; }, 5s), qPrintable(describe(*sender)));
     QVERIFY(sender->connected());
     QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("listening on 127.0.0.1:%1 (2 clients)").arg(port));
 
@@ -1035,7 +1012,7 @@ void TestIoSender::tcpServerServesTwoClients()
     TcpReader two(second.get(), {.stopAfter = 600});
     for (std::size_t i = 0; i < 300; i += 30)
         QCOMPARE(sender->send(spansOf(packets, i, 30)), std::size_t{30});
-    QVERIFY(waitFor([&] { return one.finished(); }, 10s));
+    QVERIFY(waitUntil([&] { return one.finished(); }, 10s));
     one.join();
     QVERIFY(!one.corrupt);
     QCOMPARE(one.packets, std::vector<Bytes>(packets.begin(), packets.begin() + 300));
@@ -1044,12 +1021,12 @@ void TestIoSender::tcpServerServesTwoClients()
     first.reset();
     for (std::size_t i = 300; i < 600; i += 30)
         QCOMPARE(sender->send(spansOf(packets, i, 30)), std::size_t{30});
-    QVERIFY(waitFor([&] { return two.finished(); }, 10s));
+    QVERIFY(waitUntil([&] { return two.finished(); }, 10s));
     two.join();
     QVERIFY(!two.corrupt);
     QCOMPARE(two.packets, packets);
 
-    QVERIFY2(waitFor([&] { return sender->send({}), sender->stats().disconnects == 1; }, 5s), qPrintable(describe(*sender)));
+    QVERIFY2(waitUntil([&] { return sender->send({}), sender->stats().disconnects == 1; }, 5s), qPrintable(describe(*sender)));
     QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("listening on 127.0.0.1:%1 (1 client)").arg(port));
     QVERIFY(sender->connected());
     QCOMPARE(sender->stats().packets, std::uint64_t{600});
@@ -1061,11 +1038,11 @@ void TestIoSender::tcpServerNeverTearsPacketsForSlowClient()
     SenderOptions options;
     options.blocking = false; // the forwarder's mode: drop whole packets that do not fit
     options.sendBufferBytes = 32 * 1024;
-    auto sender = openUrl("tcp-listen://127.0.0.1:0", options);
+    auto sender = openSenderUrl("tcp-listen://127.0.0.1:0", options);
     QVERIFY(sender);
     Socket client = tcpConnect(AF_INET, sender->localPort(), 16 * 1024);
     QVERIFY(client.valid());
-    QVERIFY(waitFor([&] { return sender->send({}), sender->connected(); }, 5s));
+    QVERIFY(waitUntil([&] { return sender->send({}), sender->connected(); }, 5s));
 
     TcpReader reader(client.get(), {.slow = true, .timeout = 30s});
     // Large packets as fast as possible for a second.
@@ -1084,7 +1061,7 @@ void TestIoSender::tcpServerNeverTearsPacketsForSlowClient()
     // An end marker, offered until it is taken; empty calls then write what remains of it.
     const Bytes end = makePacket(kEndMarker, 16);
     bool endTaken = false;
-    QVERIFY2(waitFor(
+    QVERIFY2(waitUntil(
                  [&] {
                      if (!endTaken)
                          endTaken = sender->send(spansOf({end})) == 1;
@@ -1108,7 +1085,7 @@ void TestIoSender::tcpServerNeverTearsPacketsForSlowClient()
 void TestIoSender::tcpServerIpv6()
 {
     QString error;
-    auto sender = openUrl("tcp-listen://[::1]:0", {}, &error);
+    auto sender = openSenderUrl("tcp-listen://[::1]:0", {}, &error);
     if (!sender && error.contains(QStringLiteral("Cannot assign requested address")))
         QSKIP("no IPv6 loopback on this machine");
     QVERIFY2(sender, qPrintable(error));
@@ -1116,11 +1093,11 @@ void TestIoSender::tcpServerIpv6()
     QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("listening on [::1]:%1 (0 clients)").arg(port));
     Socket client = tcpConnect(AF_INET6, port);
     QVERIFY(client.valid());
-    QVERIFY(waitFor([&] { return sender->send({}), sender->connected(); }, 5s));
+    QVERIFY(waitUntil([&] { return sender->send({}), sender->connected(); }, 5s));
     const std::vector<Bytes> packets = makePackets(0, 100, 2000);
     TcpReader reader(client.get(), {.stopAfter = packets.size()});
     QCOMPARE(sender->send(spansOf(packets)), packets.size());
-    QVERIFY(waitFor([&] { return reader.finished(); }, 10s));
+    QVERIFY(waitUntil([&] { return reader.finished(); }, 10s));
     reader.join();
     QCOMPARE(reader.packets, packets);
 }
@@ -1150,23 +1127,23 @@ void TestIoSender::steadyStateSendsAllocateNothing()
 
     std::uint16_t port = 0;
     Socket rx = udpReceiver(AF_INET, port);
-    auto udp = openUrl(url("udp", AF_INET, port), {});
+    auto udp = openSenderUrl(url("udp", AF_INET, port), {});
     QVERIFY(udp);
     QCOMPARE(allocationsOf(*udp, sent), 0L);
     QCOMPARE(sent, spans.size() * (kRounds + 1));
 
     Socket listener = tcpListener(AF_INET, 0, port);
-    auto client = openUrl(url("tcp", AF_INET, port), {});
+    auto client = openSenderUrl(url("tcp", AF_INET, port), {});
     QVERIFY(client);
     Socket peer = acceptWithin(listener.get(), 5000ms);
-    QVERIFY(waitFor([&] { return client->send({}), client->connected(); }, 5s));
+    QVERIFY(waitUntil([&] { return client->send({}), client->connected(); }, 5s));
     QCOMPARE(allocationsOf(*client, sent), 0L);
     QCOMPARE(sent, spans.size() * (kRounds + 1));
 
-    auto server = openUrl("tcp-listen://127.0.0.1:0", {});
+    auto server = openSenderUrl("tcp-listen://127.0.0.1:0", {});
     QVERIFY(server);
     Socket serverPeer = tcpConnect(AF_INET, server->localPort());
-    QVERIFY(waitFor([&] { return server->send({}), server->connected(); }, 5s));
+    QVERIFY(waitUntil([&] { return server->send({}), server->connected(); }, 5s));
     QCOMPARE(allocationsOf(*server, sent), 0L);
     QCOMPARE(sent, spans.size() * (kRounds + 1));
 }
@@ -1179,19 +1156,19 @@ void TestIoSender::openErrors()
     QVERIFY(taken.valid());
     QString error;
     const std::string target = url("tcp-listen", AF_INET, port);
-    QVERIFY(!openUrl(target, {}, &error));
+    QVERIFY(!openSenderUrl(target, {}, &error));
     QVERIFY2(error.startsWith(QString::fromStdString(target) + ": cannot bind 127.0.0.1:" + QString::number(port)),
              qPrintable(error));
     QVERIFY2(error.contains(QStringLiteral("Address already in use")), qPrintable(error));
 
     // Recordings are not written through senders.
-    QVERIFY(!openUrl("file:///tmp/x.tsr", {}, &error));
+    QVERIFY(!openSenderUrl("file:///tmp/x.tsr", {}, &error));
     QVERIFY2(error.startsWith(QStringLiteral("file:///tmp/x.tsr: ")), qPrintable(error));
 
     // A multicast interface address no interface has.
-    QVERIFY(!openUrl("udp://239.255.77.2:5000?iface=203.0.113.254", {}, &error));
+    QVERIFY(!openSenderUrl("udp://239.255.77.2:5000?iface=203.0.113.254", {}, &error));
     QVERIFY2(error.contains(QStringLiteral("cannot set the multicast interface 203.0.113.254")), qPrintable(error));
-    QVERIFY(!openUrl("udp://[ff15::77]:5000?iface=2001:db8::dead", {}, &error));
+    QVERIFY(!openSenderUrl("udp://[ff15::77]:5000?iface=2001:db8::dead", {}, &error));
     QVERIFY2(error.contains(QStringLiteral("no local interface has the address 2001:db8::dead")), qPrintable(error));
 }
 

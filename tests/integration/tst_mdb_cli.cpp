@@ -4,6 +4,7 @@
 #include "core/mdb/summary.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/xtce/xtce_import.hpp"
+#include "tests/support/test_paths.hpp"
 #include "telestation_version.hpp"
 
 #include <QtTest>
@@ -16,7 +17,7 @@ using namespace telestation::mdb;
 
 namespace {
 
-const QString kTool = QStringLiteral(TELESTATION_BIN_DIR "/telestation-mdb");
+const QString kTool = test::binDir() + QStringLiteral("/telestation-mdb");
 
 // Uses every statement of the language: both byte orders, a variable length, secondary ids, a CUC
 // header, every calibrator and both kinds of limits.
@@ -387,7 +388,7 @@ private slots:
     // XTCE (issue 12): told apart by content, imported, validated, saved.
     void importXtceJpss()
     {
-        const QString in = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/jpss1/jpss1_geolocation_xtce_v1.xml");
+        const QString in = QString::fromStdString(test::referenceDataDir() + "/missions/jpss1/jpss1_geolocation_xtce_v1.xml");
         const QString out = path(QStringLiteral("jpss.mdb"));
         const Run run = runTool({ QStringLiteral("import"), in, out });
         QCOMPARE(run.exitCode, 0);
@@ -406,7 +407,7 @@ private slots:
     // The round trip through XTCE: importing an export gives back the database it was written from.
     void exportXtceThenImportGivesTheSameDatabase()
     {
-        const QString training = QStringLiteral(TELESTATION_DATA_DIR "/training.mdb");
+        const QString training = QString::fromStdString(test::trainingDatabasePath());
         const QString xml = path(QStringLiteral("training-export.xml"));
         const QString back = path(QStringLiteral("training-back.mdb"));
         Run run = runTool({ QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("xtce"), training, xml });
@@ -441,7 +442,7 @@ private slots:
 
     void importBogusSatLenient()
     {
-        const QString in = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/xtce/BogusSAT-1.xml");
+        const QString in = QString::fromStdString(test::referenceDataDir() + "/xtce/BogusSAT-1.xml");
         const QString out = path(QStringLiteral("bogus.mdb"));
         Run run = runTool({ QStringLiteral("import"), in, out });
         QCOMPARE(run.exitCode, 1);
@@ -462,7 +463,7 @@ private slots:
 
     void checkAndSummaryOfXtce()
     {
-        const QString idex = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/idex/idex_combined_science_definition.xml");
+        const QString idex = QString::fromStdString(test::referenceDataDir() + "/missions/idex/idex_combined_science_definition.xml");
         Run run = runTool({ QStringLiteral("check"), idex });
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains(idex.toUtf8() + ": ok: 5 packets, 295 parameters"), run.out.constData());
@@ -471,7 +472,7 @@ private slots:
         QVERIFY2(run.out.contains("Sci0TypeNonZero"), run.out.constData());
         QVERIFY2(run.out.contains("Mission: IDEX"), run.out.constData());
 
-        const QString contrived = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR "/missions/jpss1/contrived_inheritance_structure.xml");
+        const QString contrived = QString::fromStdString(test::referenceDataDir() + "/missions/jpss1/contrived_inheritance_structure.xml");
         run = runTool({ QStringLiteral("check"), contrived });
         QCOMPARE(run.exitCode, 1);
         run = runTool({ QStringLiteral("check"), contrived, QStringLiteral("--lenient") });

@@ -10,6 +10,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/record/stream_recorder.hpp"
 #include "core/record/segment_file.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -30,8 +31,8 @@ using namespace telestation;
 
 namespace {
 
-const QString kTool = QStringLiteral(TELESTATION_BIN_DIR "/telestation-mdb");
-const QString kReference = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR);
+const QString kTool = test::binDir() + QStringLiteral("/telestation-mdb");
+const QString kReference = QString::fromStdString(test::referenceDataDir());
 
 constexpr std::int64_t kCucNs = 1'700'000'000'500'000'000; // 2023-11-14T22:13:20.5Z
 constexpr std::uint64_t kBig = 9'223'372'036'854'775'813ull; // 2^63 + 5: not a double
@@ -335,7 +336,7 @@ private slots:
     void trainingMission()
     {
         // The training mission the build compiles: Packet5 with its CUC time.
-        const QString training = QStringLiteral(TELESTATION_DATA_DIR "/training.mdb");
+        const QString training = QString::fromStdString(test::trainingDatabasePath());
         auto db = mdb::loadDatabase(training.toStdString());
         QVERIFY(db.ok());
         const mdb::PacketDef* p5 = db->findPacket("Packet5");

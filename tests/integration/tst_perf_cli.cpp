@@ -2,6 +2,7 @@
 // fixed rate, so that the test is about the machinery, not the machine), loss found where the
 // station's queues are too small, the endurance run, and wrong options.
 #include "tests/support/json_file.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -27,7 +28,7 @@ Outcome runPerf(const QStringList& args, int timeoutMs = 240000)
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(TELESTATION_BIN_DIR "/telestation-perf"), args);
+    p.start(telestation::test::binDir() + QStringLiteral("/telestation-perf"), args);
     if (!p.waitForFinished(timeoutMs)) {
         p.kill();
         p.waitForFinished();
@@ -125,7 +126,7 @@ private Q_SLOTS:
     void agentRunsTheStationForAnotherMachine()
     {
         QProcess agent;
-        agent.start(QStringLiteral(TELESTATION_BIN_DIR "/telestation-perf"),
+        agent.start(telestation::test::binDir() + QStringLiteral("/telestation-perf"),
                     {"agent", "--listen", "127.0.0.1:0", "--connections", "1"});
         QVERIFY(agent.waitForStarted());
         QString listening;

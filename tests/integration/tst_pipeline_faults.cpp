@@ -12,11 +12,13 @@
 #include "core/api/consumer.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/record/segment_file.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
+#include "tests/support/wait_until.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -33,6 +35,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -43,45 +46,16 @@ using namespace std::chrono_literals;
 
 namespace {
 
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
+using u64 = std::uint64_t;
 
-// A simulator stream of the given packet types (equal weights). pps <= 0: flood. No count: it runs
-// until stopped (see runPhases).
-std::unique_ptr<sim::SimStream> makeSim(const mdb::MissionDatabase& db, const std::string& url,
-                                        const std::vector<std::string>& packets, double pps,
-                                        std::optional<std::uint64_t> count = std::nullopt, std::uint64_t seed = 1)
-{
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = url;
-    for (const auto& p : packets)
-        c.mix.push_back({p, 1});
-    c.rate = pps > 0 ? sim::Rate{sim::Rate::Unit::PacketsPerSecond, pps} : sim::Rate{sim::Rate::Unit::Flood, 0};
-    c.count = count;
-    c.seed = seed;
-    auto s = sim::SimStream::create(c, db);
-    if (!s)
-        qFatal("sim: %s", s.error().toString().c_str());
-    return std::move(*s);
-}
-
-template <typename Predicate>
-bool waitUntil(Predicate&& done, std::chrono::milliseconds timeout = 10s)
-{
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!done()) {
-        if (std::chrono::steady_clock::now() >= deadline)
-            return done();
-        std::this_thread::sleep_for(2ms);
-    }
-    return true;
-}
+using test::settle;
+using test::startStation;
+using test::streamStats;
+using test::tcpUrl;
+using test::trainingDatabase;
+using test::typeStats;
+using test::udpUrl;
+using test::waitUntil;
 
 // One phase of a simulator run: `packets` packets built with `faults`.
 struct Phase {
@@ -100,26 +74,10 @@ bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases)
     for (const Phase& phase : phases) {
         sim.setFaults(phase.faults);
         const std::uint64_t from = sim.live().generated;
-        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; }, 30s);
+        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; });
     }
     sim.stop();
     return ok;
-}
-
-const stats::StreamStats* streamStats(const stats::StationSnapshot& snap, std::string_view name)
-{
-    for (const auto& s : snap.streams)
-        if (s.name == name)
-            return &s;
-    return nullptr;
-}
-
-const stats::PacketTypeStats* typeStats(const stats::StreamStats& s, std::string_view name)
-{
-    for (const auto& t : s.packetTypes)
-        if (t.name == name)
-            return &t;
-    return nullptr;
 }
 
 // A packet type's counters, zero when the type is not (yet) in the snapshot.
@@ -131,53 +89,10 @@ stats::PacketCounters typeCounters(const pipeline::Station& st, std::string_view
     return t ? t->counters : stats::PacketCounters{};
 }
 
-// Waits until the stream has taken in `arrivals` packets (received, or dropped by the kernel or for
-// want of a pool slot before they had a type), then until every queue is drained.
-bool settle(const pipeline::Station& st, std::string_view stream, std::uint64_t arrivals)
-{
-    const bool arrived = waitUntil([&] {
-        const auto snap = st.snapshot();
-        const auto* s = streamStats(snap, stream);
-        return s && s->counters.packetsReceived + s->kernelDrops + s->poolDrops >= arrivals;
-    }, 20s);
-    return st.waitIdle(10s) && arrived;
-}
-
-std::unique_ptr<pipeline::Station> startStation(const config::StationProfile& profile, const mdb::MissionDatabase& db,
-                                                std::string& error, const pipeline::StationOptions& options = {})
-{
-    auto created = pipeline::Station::create(profile, db, options);
-    if (!created) {
-        error = created.error().message;
-        return nullptr;
-    }
-    auto station = std::move(*created);
-    if (auto started = station->start(); !started) {
-        error = started.error().message;
-        return nullptr;
-    }
-    return station;
-}
-
+// The station of these tests: one stream "tm" from `source`, recording into `dir`.
 config::StationProfile oneStream(const std::string& source, const QTemporaryDir& dir)
 {
-    config::StationProfile profile;
-    profile.recordingDirectory = dir.filePath("rec").toStdString();
-    config::StreamProfile sp;
-    sp.name = "tm";
-    sp.source = source;
-    profile.streams.push_back(sp);
-    return profile;
-}
-
-std::string udpUrl(std::uint16_t port)
-{
-    return "udp://127.0.0.1:" + std::to_string(port);
-}
-
-std::string tcpUrl(std::uint16_t port)
-{
-    return "tcp://127.0.0.1:" + std::to_string(port);
+    return test::stationProfile(dir, {test::streamProfile("tm", source)});
 }
 
 std::uint16_t sequenceCount(std::span<const std::uint8_t> packet)
@@ -218,15 +133,6 @@ std::string eventList(const std::vector<pipeline::StationEvent>& events)
     return text;
 }
 
-// Sequence counts of every packet a subscription holds, in delivery order.
-std::vector<std::uint16_t> takeSequenceCounts(api::PacketSubscription& sub)
-{
-    std::vector<std::uint16_t> counts;
-    while (sub.poll([&](const api::PacketView& v) { counts.push_back(sequenceCount(v.packet)); }, 4096) > 0) {
-    }
-    return counts;
-}
-
 // Gaps in a run of sequence counts that only lost packets (no duplicates, no reordering).
 struct Gaps {
     std::uint64_t count = 0;
@@ -248,6 +154,26 @@ Gaps gapsIn(const std::vector<std::uint16_t>& counts)
     return g;
 }
 
+// What the station must count for the packet type of one simulator run, in the simulator's fault counts.
+struct Expected {
+    bool faultsInjected = false; // else the run proves nothing
+    std::uint64_t lost = 0;
+    std::uint64_t duplicates = 0;
+    std::uint64_t malformed = 0;
+    // Packets were only lost (dropped or malformed): the gaps in the delivered sequence counts are the
+    // station's sequence errors and largest gap.
+    bool onlyLoss = false;
+    std::optional<std::uint64_t> sequenceErrors; // as given, where determined
+    std::optional<std::uint64_t> largestGap;
+};
+
+// One simulator run of a fault row: a packet type, its phases and what follows from its summary.
+struct FaultRun {
+    std::string packet;
+    std::vector<Phase> phases;
+    std::function<Expected(const sim::StreamSummary&)> expect;
+};
+
 // A packet of a type as the router accepts it: a valid primary header, the definition's length, zero
 // data (so with a zero CUC time).
 std::vector<std::uint8_t> buildPacket(const mdb::PacketDef& def, std::uint16_t sequence)
@@ -262,33 +188,28 @@ std::vector<std::uint8_t> buildPacket(const mdb::PacketDef& def, std::uint16_t s
     return bytes;
 }
 
-int connectTcp(std::uint16_t port)
+// One TCP connection to 127.0.0.1:`port` that writes every byte of `bytes` and closes: false if it
+// could not connect or write them all.
+bool writeConnection(std::uint16_t port, std::span<const std::uint8_t> bytes)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
-        return -1;
+        return false;
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        ::close(fd);
-        return -1;
-    }
-    return fd;
-}
-
-bool writeAll(int fd, std::span<const std::uint8_t> bytes)
-{
-    while (!bytes.empty()) {
+    bool ok = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0;
+    while (ok && !bytes.empty()) {
         const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            return false;
-        bytes = bytes.subspan(static_cast<std::size_t>(n));
+        ok = n > 0;
+        if (ok)
+            bytes = bytes.subspan(static_cast<std::size_t>(n));
     }
-    return true;
+    ::close(fd);
+    return ok;
 }
 
 // Unmounts a file system mounted for a test, whatever the test's outcome.
@@ -303,16 +224,14 @@ struct MountGuard {
 
 } // namespace
 
+Q_DECLARE_METATYPE(std::vector<FaultRun>)
+
 class TestPipelineFaults : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-
-    void dropsAreCountedAsLost();
-    void duplicatesAreCounted();
-    void lateArrivalsAreNotLost();
-    void malformedDatagramsAreNotProcessed();
+    void sequenceFaults_data();
+    void sequenceFaults();
     void garbageOnTcpIsSkipped();
     void tcpFramerRecoversAfterGarbage();
     void truncatedTcpStreamIsCounted();
@@ -334,13 +253,7 @@ private:
     void expectLockStepPackets(pipeline::Station& st, std::uint16_t udpPort, const std::string& packet,
                                std::uint16_t count);
 
-    std::optional<mdb::MissionDatabase> m_db;
 };
-
-void TestPipelineFaults::initTestCase()
-{
-    m_db = trainingDb();
-}
 
 void TestPipelineFaults::expectCleanBurst(pipeline::Station& st, const std::string& url, const std::string& packet,
                                           std::uint64_t count, double pps)
@@ -349,12 +262,13 @@ void TestPipelineFaults::expectCleanBurst(pipeline::Station& st, const std::stri
     const auto snapBefore = st.snapshot();
     const auto* streamBefore = streamStats(snapBefore, "tm");
     QVERIFY(streamBefore);
-    const std::uint64_t arrivedBefore =
-        streamBefore->counters.packetsReceived + streamBefore->kernelDrops + streamBefore->poolDrops;
+    const std::uint64_t arrivedBefore = test::arrivals(*streamBefore);
     const std::uint64_t kernelDropsBefore = streamBefore->kernelDrops;
     const std::uint64_t poolDropsBefore = streamBefore->poolDrops;
 
-    auto sim = makeSim(*m_db, url, {packet}, pps, count, 7);
+    auto config = test::traffic(url, {packet}, count, pps);
+    config.seed = 7;
+    auto sim = test::simulator(config, trainingDatabase());
     sim->start();
     sim->wait();
     const auto summary = sim->summary();
@@ -383,7 +297,7 @@ void TestPipelineFaults::expectCleanBurst(pipeline::Station& st, const std::stri
 void TestPipelineFaults::expectLockStepPackets(pipeline::Station& st, std::uint16_t udpPort, const std::string& packet,
                                                std::uint16_t count)
 {
-    const mdb::PacketDef* def = m_db->findPacket(packet);
+    const mdb::PacketDef* def = trainingDatabase().findPacket(packet);
     QVERIFY(def);
     const auto before = typeCounters(st, "tm", packet);
     const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -414,242 +328,193 @@ void TestPipelineFaults::expectLockStepPackets(pipeline::Station& st, std::uint1
     QCOMPARE(after.processDrops, before.processDrops);
 }
 
-// ---- Sequence faults --------------------------------------------------------------------------------
+// ---- Sequence faults and malformed packets ----------------------------------------------------------
 
-// Random drops on Packet5 and one long run of drops on HK_Status: every dropped packet is counted lost,
-// each run of drops is one sequence error, and the largest gap is the longest run.
-void TestPipelineFaults::dropsAreCountedAsLost()
+// Every row: simulator runs of one packet type each, faults switched on between clean phases, sent in
+// turn to a station with one stream; then each type's counters must follow from the simulator's fault
+// counts, the stream's sum them up, consumers get only well-formed packets, the operator is not told
+// about gaps (only about connections that ended), and a clean burst afterwards goes through whole.
+void TestPipelineFaults::sequenceFaults_data()
 {
-    QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
-    auto& st = *station;
-    const std::string url = udpUrl(st.localPort("tm"));
+    QTest::addColumn<QString>("source");
+    QTest::addColumn<std::vector<FaultRun>>("runs");
+    QTest::addColumn<QString>("cleanBurst"); // a type none of the runs sent
 
-    api::PacketSubscription::Options so;
-    so.packet = "Packet5";
-    so.capacity = 20000;
-    auto sub = api::PacketSubscription::create(st, so);
-    QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
-
-    auto simA = makeSim(*m_db, url, {"Packet5"}, 5000);
+    const sim::FaultConfig clean;
     sim::FaultConfig randomDrops;
     randomDrops.drop = 0.05;
-    QVERIFY(runPhases(*simA, {{{}, 200}, {randomDrops, 2000}, {{}, 300}}));
-    const auto a = simA->summary();
-
-    auto simB = makeSim(*m_db, url, {"HK_Status"}, 5000);
     sim::FaultConfig allDropped;
     allDropped.drop = 1.0;
-    QVERIFY(runPhases(*simB, {{{}, 200}, {allDropped, 300}, {{}, 300}}));
-    const auto b = simB->summary();
-
-    QVERIFY(a.faults.dropped > 0);
-    // One run: the phase's batches (a batch under way when the faults change keeps its faults).
-    QVERIFY(b.faults.dropped >= 200);
-    QCOMPARE(a.faults.duplicated + a.faults.reordered + b.faults.duplicated + b.faults.reordered, std::uint64_t{0});
-    QVERIFY(settle(st, "tm", a.sent.packets + b.sent.packets));
-
-    const auto snap = st.snapshot();
-    const auto* s = streamStats(snap, "tm");
-    QVERIFY(s);
-    QCOMPARE(s->kernelDrops, std::uint64_t{0}); // else the exact comparisons below mean nothing
-    QCOMPARE(s->counters.packetsReceived, a.sent.packets + b.sent.packets);
-
-    const auto* p5 = typeStats(*s, "Packet5");
-    QVERIFY(p5);
-    QCOMPARE(p5->counters.packetsReceived, a.apids.at(7).packets);
-    QCOMPARE(p5->counters.packetsProcessed, a.apids.at(7).packets);
-    QCOMPARE(p5->counters.packetsLost, a.faults.dropped);
-    QCOMPARE(p5->counters.duplicates, std::uint64_t{0});
-    // The gaps as the station delivered the packets: one sequence error per run of drops.
-    const auto counts = takeSequenceCounts(**sub);
-    QCOMPARE((*sub)->drops(), std::uint64_t{0});
-    QCOMPARE(std::uint64_t{counts.size()}, a.apids.at(7).packets);
-    const Gaps gaps = gapsIn(counts);
-    QCOMPARE(gaps.missing, a.faults.dropped);
-    QCOMPARE(p5->counters.sequenceErrors, gaps.count);
-    QCOMPARE(p5->counters.largestGap, gaps.largest);
-
-    const auto* hk = typeStats(*s, "HK_Status");
-    QVERIFY(hk);
-    QCOMPARE(hk->counters.packetsReceived, b.apids.at(100).packets);
-    QCOMPARE(hk->counters.packetsLost, b.faults.dropped);
-    QCOMPARE(hk->counters.largestGap, b.faults.dropped);
-    QCOMPARE(hk->counters.sequenceErrors, std::uint64_t{1});
-
-    QCOMPARE(s->counters.packetsLost, a.faults.dropped + b.faults.dropped);
-    QCOMPARE(s->counters.sequenceErrors, gaps.count + 1);
-    QCOMPARE(s->counters.largestGap, std::max(gaps.largest, b.faults.dropped));
-    QCOMPARE(snap.totals.packetsLost, s->counters.packetsLost);
-    QCOMPARE(s->counters.malformed, std::uint64_t{0});
-    QVERIFY(snap.hasLoss());
-    // Gaps are counted, never reported one by one.
-    const auto events = st.events();
-    QVERIFY2(countEvents(events, pipeline::EventSeverity::Warning) == 0, eventList(events).c_str());
-    QVERIFY2(countEvents(events, pipeline::EventSeverity::Error) == 0, eventList(events).c_str());
-
-    expectCleanBurst(st, url, "GNC_State", 500, 5000);
-}
-
-// Every extra copy is a duplicate (and a sequence error), none is lost, and each copy is received and
-// processed like any packet.
-void TestPipelineFaults::duplicatesAreCounted()
-{
-    QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
-    auto& st = *station;
-    const std::string url = udpUrl(st.localPort("tm"));
-
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000);
     sim::FaultConfig duplicates;
     duplicates.duplicate = 0.05;
-    QVERIFY(runPhases(*sim, {{{}, 200}, {duplicates, 2000}, {{}, 200}}));
-    const auto summary = sim->summary();
-    QVERIFY(summary.faults.duplicated > 0);
-    QVERIFY(settle(st, "tm", summary.sent.packets));
-
-    const auto snap = st.snapshot();
-    const auto* s = streamStats(snap, "tm");
-    QVERIFY(s);
-    QCOMPARE(s->kernelDrops, std::uint64_t{0});
-    const auto* p5 = typeStats(*s, "Packet5");
-    QVERIFY(p5);
-    QCOMPARE(p5->counters.packetsReceived, summary.sent.packets); // copies included
-    QCOMPARE(p5->counters.packetsProcessed, summary.sent.packets);
-    QCOMPARE(p5->counters.duplicates, summary.faults.duplicated);
-    QCOMPARE(p5->counters.sequenceErrors, summary.faults.duplicated);
-    QCOMPARE(p5->counters.packetsLost, std::uint64_t{0});
-    QCOMPARE(p5->counters.largestGap, std::uint64_t{0});
-    QCOMPARE(s->counters.duplicates, summary.faults.duplicated);
-    QCOMPARE(snap.totals.duplicates, summary.faults.duplicated);
-    QVERIFY(!snap.hasLoss()); // a duplicate is not a loss
-
-    expectCleanBurst(st, url, "HK_Status", 500, 5000);
-}
-
-// Reordering over TCP (which keeps the simulator's order): a swapped pair is a gap and a late arrival,
-// two sequence errors and no loss; with drops as well the net loss is exactly the packets dropped.
-void TestPipelineFaults::lateArrivalsAreNotLost()
-{
-    QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
-    auto& st = *station;
-    const std::string url = tcpUrl(st.localPort("tm"));
-
-    auto simA = makeSim(*m_db, url, {"Packet5"}, 5000);
     sim::FaultConfig reorder;
     reorder.reorder = 0.05;
-    QVERIFY(runPhases(*simA, {{{}, 200}, {reorder, 2000}, {{}, 200}}));
-    const auto a = simA->summary();
-    simA.reset();
-
-    auto simB = makeSim(*m_db, url, {"HK_Status"}, 5000);
     sim::FaultConfig reorderAndDrop;
     reorderAndDrop.reorder = 0.1;
     reorderAndDrop.drop = 0.05;
-    QVERIFY(runPhases(*simB, {{{}, 200}, {reorderAndDrop, 2000}, {{}, 200}}));
-    const auto b = simB->summary();
-    simB.reset();
-
-    QVERIFY(a.faults.reordered > 0);
-    QVERIFY(b.faults.reordered > 0);
-    QVERIFY(b.faults.dropped > 0);
-    QCOMPARE(a.notSent + b.notSent, std::uint64_t{0});
-    QVERIFY(settle(st, "tm", a.sent.packets + b.sent.packets));
-
-    const auto snap = st.snapshot();
-    const auto* s = streamStats(snap, "tm");
-    QVERIFY(s);
-    QCOMPARE(s->framingErrors, std::uint64_t{0});
-    const auto* p5 = typeStats(*s, "Packet5");
-    QVERIFY(p5);
-    QCOMPARE(p5->counters.packetsReceived, a.sent.packets);
-    QCOMPARE(p5->counters.packetsProcessed, a.sent.packets);
-    QCOMPARE(p5->counters.packetsLost, std::uint64_t{0});
-    QCOMPARE(p5->counters.sequenceErrors, 2 * a.faults.reordered);
-    QCOMPARE(p5->counters.largestGap, std::uint64_t{1});
-    QCOMPARE(p5->counters.duplicates, std::uint64_t{0});
-
-    const auto* hk = typeStats(*s, "HK_Status");
-    QVERIFY(hk);
-    QCOMPARE(hk->counters.packetsReceived, b.sent.packets);
-    QCOMPARE(hk->counters.packetsLost, b.faults.dropped);
-    QCOMPARE(hk->counters.duplicates, std::uint64_t{0});
-    QCOMPARE(s->counters.packetsLost, b.faults.dropped);
-
-    expectCleanBurst(st, url, "GNC_State", 500, 5000);
-}
-
-// ---- Malformed packets --------------------------------------------------------------------------------
-
-// Corrupt headers and truncated datagrams (in separate phases, so that no packet has both) are
-// malformed: counted against their packet type, never processed.
-void TestPipelineFaults::malformedDatagramsAreNotProcessed()
-{
-    QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
-    auto& st = *station;
-    const std::string url = udpUrl(st.localPort("tm"));
-
-    api::PacketSubscription::Options so;
-    so.packet = "Packet5";
-    so.capacity = 20000;
-    auto sub = api::PacketSubscription::create(st, so);
-    QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
-
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000);
     sim::FaultConfig corrupt;
     corrupt.corruptHeader = 0.05;
     sim::FaultConfig truncate;
     truncate.truncate = 0.05;
-    QVERIFY(runPhases(*sim, {{{}, 200}, {corrupt, 1500}, {{}, 200}, {truncate, 1500}, {{}, 200}}));
-    const auto summary = sim->summary();
-    QVERIFY(summary.faults.corruptedHeaders > 0);
-    QVERIFY(summary.faults.truncated > 0);
-    const std::uint64_t bad = summary.faults.corruptedHeaders + summary.faults.truncated;
-    QVERIFY(settle(st, "tm", summary.sent.packets));
+
+    // Random drops on Packet5 and one long run of drops on HK_Status: every dropped packet is counted
+    // lost, each run of drops is one sequence error, and the largest gap is the longest run.
+    QTest::newRow("drops") << QStringLiteral("udp://127.0.0.1:0")
+        << std::vector<FaultRun>{
+               {"Packet5", {{clean, 200}, {randomDrops, 2000}, {clean, 300}},
+                [](const sim::StreamSummary& s) { return Expected{s.faults.dropped > 0, s.faults.dropped, 0, 0, true, {}, {}}; }},
+               // One run: the phase's batches (a batch under way when the faults change keeps its faults).
+               {"HK_Status", {{clean, 200}, {allDropped, 300}, {clean, 300}},
+                [](const sim::StreamSummary& s) {
+                    return Expected{s.faults.dropped >= 200, s.faults.dropped, 0, 0, true, 1, s.faults.dropped};
+                }}}
+        << QStringLiteral("GNC_State");
+    // Every extra copy is a duplicate (and a sequence error), none is lost, and each copy is received
+    // and processed like any packet.
+    QTest::newRow("duplicates") << QStringLiteral("udp://127.0.0.1:0")
+        << std::vector<FaultRun>{{"Packet5", {{clean, 200}, {duplicates, 2000}, {clean, 200}}, [](const sim::StreamSummary& s) {
+               return Expected{s.faults.duplicated > 0, 0, s.faults.duplicated, 0, false, s.faults.duplicated, 0};
+           }}}
+        << QStringLiteral("HK_Status");
+    // Reordering over TCP (which keeps the simulator's order): a swapped pair is a gap and a late
+    // arrival, two sequence errors and no loss; with drops as well the net loss is exactly the packets
+    // dropped.
+    QTest::newRow("late arrivals") << QStringLiteral("tcp-listen://127.0.0.1:0")
+        << std::vector<FaultRun>{
+               {"Packet5", {{clean, 200}, {reorder, 2000}, {clean, 200}},
+                [](const sim::StreamSummary& s) {
+                    return Expected{s.faults.reordered > 0, 0, 0, 0, false, 2 * s.faults.reordered, 1};
+                }},
+               {"HK_Status", {{clean, 200}, {reorderAndDrop, 2000}, {clean, 200}},
+                [](const sim::StreamSummary& s) {
+                    return Expected{s.faults.reordered > 0 && s.faults.dropped > 0, s.faults.dropped, 0, 0, false, {}, {}};
+                }}}
+        << QStringLiteral("GNC_State");
+    // Corrupt headers and truncated datagrams (in separate phases, so that no packet has both) are
+    // malformed: counted against their packet type, never processed. A malformed packet's sequence count
+    // is not trusted, so it is not checked: the count is missing from the sequence and the packet shows
+    // as lost too (malformed and lost overlap).
+    QTest::newRow("malformed") << QStringLiteral("udp://127.0.0.1:0")
+        << std::vector<FaultRun>{{"Packet5", {{clean, 200}, {corrupt, 1500}, {clean, 200}, {truncate, 1500}, {clean, 200}},
+                                  [](const sim::StreamSummary& s) {
+                                      const u64 bad = s.faults.corruptedHeaders + s.faults.truncated;
+                                      return Expected{s.faults.corruptedHeaders > 0 && s.faults.truncated > 0, bad, 0, bad,
+                                                      true, {}, {}};
+                                  }}}
+        << QStringLiteral("HK_Status");
+}
+
+void TestPipelineFaults::sequenceFaults()
+{
+    QFETCH(QString, source);
+    QFETCH(std::vector<FaultRun>, runs);
+    QFETCH(QString, cleanBurst);
+
+    QTemporaryDir dir;
+    auto station = startStation(oneStream(source.toStdString(), dir), trainingDatabase());
+    QVERIFY(station);
+    auto& st = *station;
+    const std::string url = test::streamAddress(st, "tm");
+    std::vector<std::unique_ptr<api::PacketSubscription>> subscriptions;
+    for (const FaultRun& run : runs) {
+        api::PacketSubscription::Options so;
+        so.packet = run.packet;
+        so.capacity = 20000;
+        auto sub = api::PacketSubscription::create(st, so);
+        QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
+        subscriptions.push_back(std::move(*sub));
+    }
+
+    // One run after the other (over TCP each on a connection of its own).
+    std::vector<sim::StreamSummary> summaries;
+    u64 sent = 0, bytes = 0;
+    for (const FaultRun& run : runs) {
+        auto sim = test::simulator(test::traffic(url, {run.packet}, std::nullopt, 5000), trainingDatabase());
+        QVERIFY(runPhases(*sim, run.phases));
+        summaries.push_back(sim->summary());
+        QCOMPARE(summaries.back().notSent, u64{0});
+        sent += summaries.back().sent.packets;
+        bytes += summaries.back().sent.bytes;
+    }
+    QVERIFY(settle(st, "tm", sent));
 
     const auto snap = st.snapshot();
     const auto* s = streamStats(snap, "tm");
     QVERIFY(s);
-    QCOMPARE(s->kernelDrops, std::uint64_t{0});
-    QCOMPARE(s->truncatedPackets, std::uint64_t{0}); // UDP: only datagrams larger than the buffer
-    QCOMPARE(s->counters.packetsReceived, summary.sent.packets);
-    QCOMPARE(s->counters.bytesReceived, summary.sent.bytes);
-    QCOMPARE(s->counters.malformed, bad);
-    QCOMPARE(s->counters.unknown, std::uint64_t{0}); // the APID survives both faults
-    const auto* p5 = typeStats(*s, "Packet5");
-    QVERIFY(p5);
-    QCOMPARE(p5->counters.packetsReceived, summary.sent.packets);
-    QCOMPARE(p5->counters.malformed, bad);
-    QCOMPARE(p5->counters.packetsProcessed, summary.sent.packets - bad);
-    QCOMPARE(p5->counters.parametersDecoded, (summary.sent.packets - bad) * 88);
-    // A malformed packet's sequence count is not trusted, so it is not checked: the count is missing
-    // from the sequence and the packet shows as lost too (malformed and lost overlap).
-    QCOMPARE(p5->counters.packetsLost, bad);
-    QVERIFY(snap.hasLoss());
+    QCOMPARE(s->kernelDrops, u64{0}); // else the exact comparisons below mean nothing
+    QCOMPARE(s->framingErrors, u64{0});
+    QCOMPARE(s->truncatedPackets, u64{0}); // UDP: only datagrams larger than the buffer
+    QCOMPARE(s->counters.packetsReceived, sent);
+    QCOMPARE(s->counters.bytesReceived, bytes);
+    QCOMPARE(s->counters.unknown, u64{0}); // the APID survives every fault
 
-    // What reached consumers: only well-formed packets.
-    std::uint64_t delivered = 0, wellFormed = 0;
-    while ((*sub)->poll([&](const api::PacketView& v) {
-        ++delivered;
-        const auto check = ccsds::checkPrimaryHeader(v.packet);
-        if (check.ok() && v.packet.size() == 1288)
-            ++wellFormed;
-    }, 4096) > 0) {
+    u64 lost = 0, duplicates = 0, malformed = 0, sequenceErrors = 0, largestGap = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const sim::StreamSummary& summary = summaries[i];
+        const Expected expected = runs[i].expect(summary);
+        QVERIFY2(expected.faultsInjected, runs[i].packet.c_str());
+        const auto* t = typeStats(*s, runs[i].packet);
+        QVERIFY(t);
+        const auto& c = t->counters;
+        const u64 processed = summary.sent.packets - expected.malformed;
+        QCOMPARE(c.packetsReceived, summary.sent.packets); // copies included
+        QCOMPARE(c.malformed, expected.malformed);
+        QCOMPARE(c.packetsProcessed, processed);
+        QCOMPARE(c.parametersDecoded, processed * st.types().parameterCount(*st.types().typeByName(runs[i].packet)));
+        QCOMPARE(c.packetsLost, expected.lost);
+        QCOMPARE(c.duplicates, expected.duplicates);
+        if (expected.sequenceErrors)
+            QCOMPARE(c.sequenceErrors, *expected.sequenceErrors);
+        if (expected.largestGap)
+            QCOMPARE(c.largestGap, *expected.largestGap);
+
+        // What reached consumers: the well-formed packets, in order; where packets were only lost, their
+        // gaps are the station's sequence errors.
+        std::vector<std::uint16_t> counts;
+        u64 wellFormed = 0;
+        const std::size_t length = trainingDatabase().findPacket(runs[i].packet)->length;
+        while (subscriptions[i]->poll([&](const api::PacketView& v) {
+            counts.push_back(sequenceCount(v.packet));
+            if (ccsds::checkPrimaryHeader(v.packet).ok() && v.packet.size() == length)
+                ++wellFormed;
+        }, 4096) > 0) {
+        }
+        QCOMPARE(subscriptions[i]->drops(), u64{0});
+        QCOMPARE(u64{counts.size()}, processed);
+        QCOMPARE(wellFormed, processed);
+        if (expected.onlyLoss) {
+            const Gaps gaps = gapsIn(counts);
+            QCOMPARE(gaps.missing, expected.lost);
+            QCOMPARE(c.sequenceErrors, gaps.count);
+            QCOMPARE(c.largestGap, gaps.largest);
+        }
+
+        lost += c.packetsLost;
+        duplicates += c.duplicates;
+        malformed += c.malformed;
+        sequenceErrors += c.sequenceErrors;
+        largestGap = std::max(largestGap, c.largestGap);
     }
-    QCOMPARE(delivered, summary.sent.packets - bad);
-    QCOMPARE(wellFormed, delivered);
+    // The stream's counters sum up its types'.
+    QCOMPARE(s->counters.packetsLost, lost);
+    QCOMPARE(s->counters.duplicates, duplicates);
+    QCOMPARE(s->counters.malformed, malformed);
+    QCOMPARE(s->counters.sequenceErrors, sequenceErrors);
+    QCOMPARE(s->counters.largestGap, largestGap);
+    QCOMPARE(snap.totals.packetsLost, lost);
+    QCOMPARE(snap.totals.duplicates, duplicates);
+    QCOMPARE(snap.hasLoss(), lost + malformed > 0); // a duplicate or a late arrival is not a loss
+    // Gaps are counted, never reported one by one: the only warnings are TCP connections that ended.
+    const auto events = st.events();
+    const auto connectionEnded = [](const pipeline::StationEvent& e) {
+        return e.text.find("connection ended") != std::string::npos;
+    };
+    QVERIFY2(countEvents(events, pipeline::EventSeverity::Warning)
+                 == static_cast<std::size_t>(std::count_if(events.begin(), events.end(), connectionEnded)),
+             eventList(events).c_str());
+    QVERIFY2(countEvents(events, pipeline::EventSeverity::Error) == 0, eventList(events).c_str());
 
-    expectCleanBurst(st, url, "HK_Status", 500, 5000);
+    expectCleanBurst(st, url, cleanBurst.toStdString(), 500, 5000);
 }
 
 // Garbage between packets on TCP (the simulator's garbage fault). What the framer guarantees
@@ -663,13 +528,12 @@ void TestPipelineFaults::malformedDatagramsAreNotProcessed()
 void TestPipelineFaults::garbageOnTcpIsSkipped()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = tcpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 10000);
+    auto sim = test::simulator(test::traffic(url, {"Packet5"}, std::nullopt, 10000), trainingDatabase());
     sim::FaultConfig garbage;
     garbage.garbage = 0.05;
     // A long clean tail (1.3 MB): by its end the framer must be back on packet boundaries.
@@ -736,7 +600,7 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
     std::vector<std::uint8_t> packets;
     {
         test::TcpCapture capture;
-        auto sim = makeSim(*m_db, tcpUrl(capture.port()), {"Packet5"}, 20000, kPackets);
+        auto sim = test::simulator(test::traffic(tcpUrl(capture.port()), {"Packet5"}, kPackets, 20000), trainingDatabase());
         sim->start();
         sim->wait();
         const auto summary = sim->summary();
@@ -761,12 +625,11 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
     }
 
     QTemporaryDir dir;
-    std::string error;
     // The whole stream arrives in one burst: queues that hold all of it (this test is about framing).
     auto profile = oneStream("tcp-listen://127.0.0.1:0", dir);
     profile.queues.networkPacketQueueSize = profile.queues.processPacketQueueSize = 2 * kPackets;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     api::PacketSubscription::Options so;
     so.packet = "Packet5";
@@ -774,11 +637,7 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
     auto sub = api::PacketSubscription::create(st, so);
     QVERIFY2(sub, sub ? "" : sub.error().message.c_str());
 
-    const int fd = connectTcp(st.localPort("tm"));
-    QVERIFY(fd >= 0);
-    const bool written = writeAll(fd, stream);
-    ::close(fd);
-    QVERIFY(written);
+    QVERIFY(writeConnection(st.localPort("tm"), stream));
     QVERIFY(waitUntil([&] { return streamStats(st.snapshot(), "tm")->disconnects == 1; }));
     QVERIFY(st.waitIdle(10s));
 
@@ -838,25 +697,20 @@ void TestPipelineFaults::tcpFramerRecoversAfterGarbage()
 void TestPipelineFaults::truncatedTcpStreamIsCounted()
 {
     QTemporaryDir dir;
-    std::string error;
-    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("tcp-listen://127.0.0.1:0", dir), trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::uint16_t port = st.localPort("tm");
-    const mdb::PacketDef* def = m_db->findPacket("Packet5");
+    const mdb::PacketDef* def = trainingDatabase().findPacket("Packet5");
     QVERIFY(def);
 
     const auto streamNow = [&] { return *streamStats(st.snapshot(), "tm"); };
 
     {
-        const int fd = connectTcp(port);
-        QVERIFY(fd >= 0);
         std::vector<std::uint8_t> bytes = buildPacket(*def, 0);
         const auto second = buildPacket(*def, 1);
         bytes.insert(bytes.end(), second.begin(), second.begin() + std::ptrdiff_t(second.size() / 2));
-        const bool written = writeAll(fd, bytes);
-        ::close(fd);
-        QVERIFY(written);
+        QVERIFY(writeConnection(port, bytes));
     }
     QVERIFY(waitUntil([&] { return streamNow().disconnects == 1; }));
     QVERIFY(settle(st, "tm", 1));
@@ -874,16 +728,12 @@ void TestPipelineFaults::truncatedTcpStreamIsCounted()
 
     // Reconnect and send three whole packets: counted, the truncation stays one.
     {
-        const int fd = connectTcp(port);
-        QVERIFY(fd >= 0);
         std::vector<std::uint8_t> bytes;
         for (std::uint16_t seq = 2; seq <= 4; ++seq) {
             const auto p = buildPacket(*def, seq);
             bytes.insert(bytes.end(), p.begin(), p.end());
         }
-        const bool written = writeAll(fd, bytes);
-        ::close(fd);
-        QVERIFY(written);
+        QVERIFY(writeConnection(port, bytes));
     }
     QVERIFY(waitUntil([&] { return streamNow().disconnects == 2; }));
     QVERIFY(settle(st, "tm", 4));
@@ -914,19 +764,14 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
     auto profile = oneStream("udp://127.0.0.1:0", dir);
     profile.streams[0].packets.push_back(
         {7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, false, {destination}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
-    const std::string url = udpUrl(st.localPort("tm"));
-    const mdb::PacketDef* def = m_db->findPacket("Packet5");
+    const mdb::PacketDef* def = trainingDatabase().findPacket("Packet5");
     QVERIFY(def);
 
     // Down.
-    auto down = makeSim(*m_db, url, {"Packet5"}, 5000, 300);
-    down->start();
-    down->wait();
-    const auto first = down->summary();
+    const auto first = test::sendPackets(st, "tm", {"Packet5"}, 300, 5000);
     QVERIFY(settle(st, "tm", first.sent.packets));
     {
         const auto snap = st.snapshot();
@@ -958,15 +803,12 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
 
     // Up.
     QVERIFY(listener.listen());
-    QVERIFY2(waitUntil([&] { return st.snapshot().forwards[0].connected; }, 10s),
+    QVERIFY2(waitUntil([&] { return st.snapshot().forwards[0].connected; }),
              st.snapshot().forwards[0].state.c_str());
     // The event follows the state change (published just before it).
     const auto upEvent = [&] { return findEvent(st.events(), pipeline::EventSeverity::Info, {destination, "is up"}); };
     QVERIFY2(waitUntil([&] { return upEvent() != nullptr; }), eventList(st.events()).c_str());
-    auto up = makeSim(*m_db, url, {"Packet5"}, 5000, 300);
-    up->start();
-    up->wait();
-    const auto second = up->summary();
+    const auto second = test::sendPackets(st, "tm", {"Packet5"}, 300, 5000);
     QVERIFY(settle(st, "tm", first.sent.packets + second.sent.packets));
     QVERIFY(waitUntil([&] { return listener.size() >= second.sent.bytes; }));
     {
@@ -1011,16 +853,12 @@ void TestPipelineFaults::unwritableRecordingDirectory()
     auto profile = oneStream("udp://127.0.0.1:0", dir);
     profile.recordingDirectory = dir.filePath("not-a-directory/rec").toStdString();
     profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str()); // not an error at start: recording reports it
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station); // not an error at start: recording reports it
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000, 1000);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::sendPackets(st, "tm", {"Packet5"}, 1000, 5000);
     QVERIFY(settle(st, "tm", summary.sent.packets));
 
     const auto snap = st.snapshot();
@@ -1062,17 +900,13 @@ void TestPipelineFaults::diskFullStopsRecording()
     auto profile = oneStream("udp://127.0.0.1:0", dir);
     profile.recordingDirectory = mountPoint + "/rec";
     profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
     const std::string url = udpUrl(st.localPort("tm"));
 
     // About 4 MB of records: well past the disk.
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 5000, 3000);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::sendPackets(st, "tm", {"Packet5"}, 3000, 5000);
     QVERIFY(settle(st, "tm", summary.sent.packets));
 
     std::uint64_t recorded = 0;
@@ -1141,16 +975,11 @@ void TestPipelineFaults::queuesOverflowUnderAFlood()
     profile.queues.forwardPacketQueueSize = 20;
     profile.queues.processedParameterQueueSize = 5;
     profile.streams[0].packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    std::string error;
-    auto station = startStation(profile, *m_db, error);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
     auto& st = *station;
-    const std::string url = udpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5", "HK_Status"}, 0, 20000);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::sendPackets(st, "tm", {"Packet5", "HK_Status"}, 20000, 0);
     QCOMPARE(summary.sent.packets, std::uint64_t{20000});
     QVERIFY(settle(st, "tm", summary.sent.packets));
 
@@ -1226,16 +1055,11 @@ void TestPipelineFaults::poolExhaustionIsCounted()
     pipeline::StationOptions options;
     options.pool.smallSlots = 16;
     options.pool.largeSlots = 0;
-    std::string error;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), *m_db, error, options);
-    QVERIFY2(station, error.c_str());
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase(), options);
+    QVERIFY(station);
     auto& st = *station;
-    const std::string url = udpUrl(st.localPort("tm"));
 
-    auto sim = makeSim(*m_db, url, {"Packet5"}, 0, 5000);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::sendPackets(st, "tm", {"Packet5"}, 5000, 0);
     QVERIFY(settle(st, "tm", summary.sent.packets));
 
     const auto snap = st.snapshot();

@@ -6,9 +6,9 @@
 #include "core/api/consumer.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/io/sender.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/stats/status_line.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -33,8 +33,6 @@ private slots:
 void TestHotPath::steadyStateAllocatesNothingPerPacket()
 {
     QTemporaryDir dir;
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    QVERIFY(db);
     // The forward destination: a bound socket nobody reads (a capture thread would allocate as it stores).
     const int sink = ::socket(AF_INET, SOCK_DGRAM, 0);
     sockaddr_in addr{};
@@ -58,7 +56,7 @@ void TestHotPath::steadyStateAllocatesNothingPerPacket()
     sp.packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true,
                           {"udp://127.0.0.1:" + std::to_string(sinkPort)}});
     profile.streams.push_back(sp);
-    auto station = pipeline::Station::create(profile, *db);
+    auto station = pipeline::Station::create(profile, test::trainingDatabase());
     QVERIFY(station);
     auto& st = **station;
     api::PacketSubscription::Options po;

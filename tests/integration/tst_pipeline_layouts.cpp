@@ -7,6 +7,7 @@
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
 #include "tests/support/model_builders.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -16,8 +17,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <chrono>
-#include <thread>
 
 using namespace telestation;
 using namespace std::chrono_literals;
@@ -62,15 +61,6 @@ std::vector<std::uint8_t> counted(std::uint16_t sequence, std::uint8_t count, st
     return packet(sequence, body);
 }
 
-const stats::PacketTypeStats* typeStats(const stats::StationSnapshot& snap, std::string_view name)
-{
-    for (const auto& s : snap.streams)
-        for (const auto& t : s.packetTypes)
-            if (t.name == name)
-                return &t;
-    return nullptr;
-}
-
 } // namespace
 
 class TestPipelineLayouts : public QObject {
@@ -80,17 +70,9 @@ private slots:
     void shortAndLongPacketsAreCounted()
     {
         QTemporaryDir dir;
-        config::StationProfile profile;
-        profile.recordingDirectory = dir.filePath("rec").toStdString();
-        config::StreamProfile stream;
-        stream.name = "tm";
-        stream.source = "udp://127.0.0.1:0";
-        profile.streams.push_back(stream);
-        const auto db = mission();
-        auto created = pipeline::Station::create(profile, db);
-        QVERIFY2(created.ok(), created ? "" : created.error().message.c_str());
-        auto& st = **created;
-        QVERIFY(st.start().ok());
+        auto station = test::startStation(test::stationProfile(dir, {test::streamProfile("tm")}), mission());
+        QVERIFY(station);
+        auto& st = *station;
 
         std::vector<std::vector<std::uint8_t>> datagrams;
         std::uint16_t sequence = 0;
@@ -110,15 +92,14 @@ private slots:
             QCOMPARE(::sendto(fd, d.data(), d.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof to), ssize_t(d.size()));
         ::close(fd);
 
-        const auto deadline = std::chrono::steady_clock::now() + 10s;
-        while (std::chrono::steady_clock::now() < deadline && st.snapshot().totals.packetsReceived < datagrams.size())
-            std::this_thread::sleep_for(5ms);
-        QVERIFY(st.waitIdle(10s));
+        QVERIFY(test::settle(st, "tm", datagrams.size()));
         const auto snap = st.snapshot();
         QCOMPARE(snap.totals.packetsReceived, std::uint64_t(datagrams.size()));
         QCOMPARE(snap.totals.unknown, std::uint64_t{0});
-        const auto* c = typeStats(snap, "Counted");
-        const auto* f = typeStats(snap, "Fixed");
+        const auto* tm = test::streamStats(snap, "tm");
+        QVERIFY(tm);
+        const auto* c = test::typeStats(*tm, "Counted");
+        const auto* f = test::typeStats(*tm, "Fixed");
         QVERIFY(c && f);
         QCOMPARE(c->counters.packetsReceived, std::uint64_t{12});
         QCOMPARE(c->counters.packetsProcessed, std::uint64_t{12});

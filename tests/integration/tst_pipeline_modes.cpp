@@ -6,13 +6,15 @@
 // simulator's summary; every wait is bounded.
 #include "core/api/consumer.hpp"
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/common/clock.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/record/recording_catalog.hpp"
 #include "core/record/segment_file.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
+#include "tests/support/wait_until.hpp"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -34,60 +36,11 @@ namespace {
 
 using u64 = std::uint64_t;
 using config::ProcessingMode;
-
-// Generous: only reached when something is wrong (the runs take well under a second, also under
-// the sanitizers).
-constexpr std::chrono::milliseconds kWait = 30s;
-
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
-
-std::string udpUrl(std::uint16_t port)
-{
-    return "udp://127.0.0.1:" + std::to_string(port);
-}
-
-sim::StreamConfig simConfig(const std::string& name, const std::string& url, const std::vector<std::string>& packets,
-                            std::optional<u64> count, double pps)
-{
-    sim::StreamConfig c;
-    c.name = name;
-    c.destination = url;
-    for (const auto& p : packets)
-        c.mix.push_back({p, 1});
-    c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, pps};
-    c.count = count;
-    return c;
-}
-
-std::unique_ptr<sim::SimStream> makeSim(const sim::StreamConfig& config, const mdb::MissionDatabase& db)
-{
-    auto s = sim::SimStream::create(config, db);
-    if (!s) {
-        qWarning("simulator: %s", s.error().toString().c_str());
-        return nullptr;
-    }
-    return std::move(*s);
-}
-
-std::unique_ptr<pipeline::Station> startStation(const config::StationProfile& profile, mdb::MissionDatabase db)
-{
-    auto created = pipeline::Station::create(profile, std::move(db));
-    if (!created) {
-        qWarning("station: %s", created.error().message.c_str());
-        return nullptr;
-    }
-    if (auto st = (*created)->start(); !st) {
-        qWarning("station start: %s", st.error().message.c_str());
-        return nullptr;
-    }
-    return std::move(*created);
-}
+using test::settle;
+using test::startStation;
+using test::typeStats;
+using test::udpUrl;
+using test::waitUntil;
 
 sim::GeneratorSpec constantGen(sim::ValueDomain domain, double value)
 {
@@ -106,33 +59,6 @@ sim::GeneratorSpec counterGen(sim::ValueDomain domain, double start, double step
     g.start = start;
     g.step = step;
     return g;
-}
-
-bool waitFor(const std::function<bool()>& condition, std::chrono::milliseconds timeout = kWait)
-{
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!condition()) {
-        if (std::chrono::steady_clock::now() >= deadline)
-            return false;
-        std::this_thread::sleep_for(2ms);
-    }
-    return true;
-}
-
-// Waits until the station has taken `expected` packets of a stream off the network and every packet
-// received so far has passed every queue.
-bool settle(const pipeline::Station& station, std::size_t streamIndex, u64 expected)
-{
-    const bool received = waitFor([&] { return station.snapshot().streams.at(streamIndex).counters.packetsReceived >= expected; });
-    return station.waitIdle(kWait) && received;
-}
-
-const stats::PacketTypeStats* typeStats(const stats::StreamStats& s, std::string_view name)
-{
-    for (const auto& t : s.packetTypes)
-        if (t.name == name)
-            return &t;
-    return nullptr;
 }
 
 // The counters of every defined packet type with this APID, summed (Diag_Power and Diag_Thermal share one).
@@ -262,6 +188,17 @@ std::string compareRecords(const std::vector<RecordCopy>& records, std::span<con
     return {};
 }
 
+// Reads back a stream's recording and compares it with the packets a subscription saw: "" or what
+// went wrong.
+std::string checkRecording(const std::string& directory, const std::string& stream, std::span<const PacketCopy> packets)
+{
+    std::vector<record::SegmentInfo> segments;
+    std::vector<RecordCopy> records;
+    if (auto problem = readRecording(directory, stream, segments, records); !problem.empty())
+        return problem;
+    return compareRecords(records, packets);
+}
+
 std::string compareDatagrams(const std::vector<test::UdpCapture::Datagram>& datagrams, std::span<const PacketCopy> packets)
 {
     if (datagrams.size() != packets.size())
@@ -325,7 +262,7 @@ void TestPipelineModes::modeMatrix()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const std::string recDir = dir.filePath("rec").toStdString();
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     test::UdpCapture capture;
 
     // Every packet type of the training database, all with the row's settings.
@@ -357,16 +294,12 @@ void TestPipelineModes::modeMatrix()
     auto sub = packetSubscription(*st, "modes");
     QVERIFY(sub);
 
-    auto sim = makeSim(simConfig("sim", udpUrl(port), mix, 700, 10000), db);
-    QVERIFY(sim);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(test::traffic(udpUrl(port), mix, 700, 10000), db);
     QCOMPARE(summary.sent.packets, u64{700});
     QCOMPARE(summary.apids.size(), std::size_t{6}); // APID 600 carries two packet types
-    QVERIFY(settle(*st, 0, summary.sent.packets));
+    QVERIFY(settle(*st, "modes", summary.sent.packets));
     if (forward)
-        QVERIFY(waitFor([&] { return capture.count() >= summary.sent.packets; }));
+        QVERIFY(waitUntil([&] { return capture.count() >= summary.sent.packets; }));
 
     const auto snap = st->snapshot();
     QCOMPARE(snap.streams.size(), std::size_t{1});
@@ -477,16 +410,12 @@ void TestPipelineModes::modeMatrix()
 
 void TestPipelineModes::decodedValuesMatchGenerators()
 {
-    const auto db = trainingDb();
-    config::StationProfile profile;
+    const auto& db = test::trainingDatabase();
     QTemporaryDir dir;
-    profile.recordingDirectory = dir.filePath("rec").toStdString();
-    config::StreamProfile sp;
-    sp.name = "values";
-    sp.source = "udp://127.0.0.1:0";
-    sp.packets.push_back({7, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}});
-    sp.packets.push_back({400, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}});
-    profile.streams.push_back(sp);
+    const auto profile = test::stationProfile(dir, {test::streamProfile("values", "udp://127.0.0.1:0", {
+        {7, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}},
+        {400, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}},
+    })});
     auto st = startStation(profile, db);
     QVERIFY(st);
 
@@ -542,16 +471,15 @@ void TestPipelineModes::decodedValuesMatchGenerators()
     auto params = api::ParameterSubscription::create(*st, po);
     QVERIFY2(params, params ? "" : params.error().message.c_str());
 
-    auto config = simConfig("sim", udpUrl(st->localPort("values")), {"Packet5", "GNC_State"}, 600, 10000);
+    auto config = test::traffic(udpUrl(st->localPort("values")), {"Packet5", "GNC_State"}, 600, 10000);
     for (const auto& e : expected)
         config.generators[e.name] = e.generator;
-    auto sim = makeSim(config, db);
-    QVERIFY(sim);
+    auto sim = test::simulator(config, db);
     const std::int64_t before = clock::realtimeNs();
     sim->start();
     sim->wait();
     const auto summary = sim->summary();
-    QVERIFY(settle(*st, 0, summary.sent.packets));
+    QVERIFY(settle(*st, "values", summary.sent.packets));
     const std::int64_t after = clock::realtimeNs();
     QCOMPARE(summary.sent.packets, u64{600});
 
@@ -609,18 +537,14 @@ void TestPipelineModes::decodedValuesMatchGenerators()
 
 void TestPipelineModes::processOnDemandReaderAndNewest()
 {
-    const auto db = trainingDb();
-    config::StationProfile profile;
+    const auto& db = test::trainingDatabase();
     QTemporaryDir dir;
-    profile.recordingDirectory = dir.filePath("rec").toStdString();
-    config::StreamProfile sp;
-    sp.name = "pod";
-    sp.source = "udp://127.0.0.1:0";
-    sp.packets.push_back({7, std::nullopt, ProcessingMode::ProcessOnDemand, false, {}});
-    sp.packets.push_back({100, std::nullopt, ProcessingMode::ProcessOnDemand, false, {}});
-    sp.packets.push_back({400, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}});
-    sp.packets.push_back({600, 1, ProcessingMode::PassThru, false, {}});
-    profile.streams.push_back(sp);
+    const auto profile = test::stationProfile(dir, {test::streamProfile("pod", "udp://127.0.0.1:0", {
+        {7, std::nullopt, ProcessingMode::ProcessOnDemand, false, {}},
+        {100, std::nullopt, ProcessingMode::ProcessOnDemand, false, {}},
+        {400, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {}},
+        {600, 1, ProcessingMode::PassThru, false, {}},
+    })});
     auto st = startStation(profile, db);
     QVERIFY(st);
     const std::string url = udpUrl(st->localPort("pod"));
@@ -652,17 +576,13 @@ void TestPipelineModes::processOnDemandReaderAndNewest()
     // Each phase sends packet types of its own (so every APID's sequence count runs on).
     u64 total = 0;
     const auto runPhase = [&](const std::vector<std::string>& mix, u64 count, const std::map<std::string, sim::GeneratorSpec>& gens) {
-        auto config = simConfig("sim", url, mix, count, 10000);
+        auto config = test::traffic(url, mix, count, 10000);
         config.generators = gens;
-        auto sim = makeSim(config, db);
-        if (!sim)
-            return sim::StreamSummary{};
-        sim->start();
-        sim->wait();
-        total += sim->summary().sent.packets;
-        if (!settle(*st, 0, total))
+        const auto summary = test::send(config, db);
+        total += summary.sent.packets;
+        if (!settle(*st, "pod", total))
             qWarning("the station did not settle");
-        return sim->summary();
+        return summary;
     };
 
     // Phase 1: HK_Status (on demand) and Diag_Power (pass thru).
@@ -737,15 +657,11 @@ void TestPipelineModes::processOnDemandReaderAndNewest()
 // its packet changes again.
 void TestPipelineModes::newestValuePollWithSmallBuffer()
 {
-    const auto db = trainingDb();
-    config::StationProfile profile;
+    const auto& db = test::trainingDatabase();
     QTemporaryDir dir;
-    profile.recordingDirectory = dir.filePath("rec").toStdString();
-    config::StreamProfile sp;
-    sp.name = "newest";
-    sp.source = "udp://127.0.0.1:0";
-    sp.packets.push_back({100, std::nullopt, ProcessingMode::ProcessOnDemand, false, {}});
-    profile.streams.push_back(sp);
+    const auto profile = test::stationProfile(dir, {test::streamProfile("newest", "udp://127.0.0.1:0", {
+        {100, std::nullopt, ProcessingMode::ProcessOnDemand, false, {}},
+    })});
     auto st = startStation(profile, db);
     QVERIFY(st);
     const auto& types = st->types();
@@ -762,11 +678,8 @@ void TestPipelineModes::newestValuePollWithSmallBuffer()
     auto small = subscribe(); // polls with room for one
     QVERIFY(exact && small);
 
-    auto sim = makeSim(simConfig("sim", udpUrl(st->localPort("newest")), {"HK_Status"}, 50, 10000), db);
-    QVERIFY(sim);
-    sim->start();
-    sim->wait();
-    QVERIFY(settle(*st, 0, sim->summary().sent.packets));
+    const auto summary = test::send(test::traffic(udpUrl(st->localPort("newest")), {"HK_Status"}, 50, 10000), db);
+    QVERIFY(settle(*st, "newest", summary.sent.packets));
 
     std::array<api::ParameterSample, 3> three{};
     QCOMPARE((exact)->poll(three), std::size_t{3});
@@ -872,7 +785,7 @@ void TestPipelineModes::recordingRollover()
 {
     QTemporaryDir dir;
     const std::string recDir = dir.filePath("rec").toStdString();
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     config::StationProfile profile;
     profile.recordingDirectory = recDir;
     profile.queues.maxRecordFileSize = 64 * 1024;
@@ -888,13 +801,9 @@ void TestPipelineModes::recordingRollover()
     auto sub = packetSubscription(*st, "rec");
     QVERIFY(sub);
 
-    auto sim = makeSim(simConfig("sim", udpUrl(st->localPort("rec")), {"Packet5", "HK_Status", "Event_Message"}, 2400, 10000), db);
-    QVERIFY(sim);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(test::traffic(udpUrl(st->localPort("rec")), {"Packet5", "HK_Status", "Event_Message"}, 2400, 10000), db);
     QCOMPARE(summary.sent.packets, u64{2400});
-    QVERIFY(settle(*st, 0, summary.sent.packets));
+    QVERIFY(settle(*st, "rec", summary.sent.packets));
     const auto snap = st->snapshot();
     QVERIFY(!snap.hasLoss());
     QCOMPARE(snap.streams[0].counters.packetsRecorded, summary.sent.packets);
@@ -938,7 +847,7 @@ void TestPipelineModes::tcpListenSourceWithTransportHeader()
 {
     QTemporaryDir dir;
     const std::string recDir = dir.filePath("rec").toStdString();
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     test::UdpCapture capture;
     config::StationProfile profile;
     profile.recordingDirectory = recDir;
@@ -962,18 +871,14 @@ void TestPipelineModes::tcpListenSourceWithTransportHeader()
     auto params = api::ParameterSubscription::create(*st, po);
     QVERIFY(params);
 
-    auto config = simConfig("sim", "tcp://127.0.0.1:" + std::to_string(port), {"Packet5", "GNC_State"}, 1000, 10000);
+    auto config = test::traffic(test::tcpUrl(port), {"Packet5", "GNC_State"}, 1000, 10000);
     config.transportHeaderBytes = 8;
     config.generators["Packet5.BUS_28V_VOLTAGE"] = constantGen(sim::ValueDomain::Raw, 27500);
-    auto sim = makeSim(config, db);
-    QVERIFY(sim);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(config, db);
     QCOMPARE(summary.sent.packets, u64{1000}); // a blocking TCP client loses nothing
     QCOMPARE(summary.notSent, u64{0});
-    QVERIFY(settle(*st, 0, summary.sent.packets));
-    QVERIFY(waitFor([&] { return capture.count() >= summary.sent.packets; }));
+    QVERIFY(settle(*st, "tcpin", summary.sent.packets));
+    QVERIFY(waitUntil([&] { return capture.count() >= summary.sent.packets; }));
 
     const auto snap = st->snapshot();
     const auto& s = snap.streams[0];
@@ -1017,23 +922,18 @@ void TestPipelineModes::tcpListenSourceWithTransportHeader()
     QVERIFY2(problem.empty(), problem.c_str());
 
     st->stop();
-    std::vector<record::SegmentInfo> segments;
-    std::vector<RecordCopy> records;
-    auto recProblem = readRecording(recDir, "tcpin", segments, records);
-    QVERIFY2(recProblem.empty(), recProblem.c_str());
-    recProblem = compareRecords(records, copies);
+    const auto recProblem = checkRecording(recDir, "tcpin", copies);
     QVERIFY2(recProblem.empty(), recProblem.c_str());
 }
 
 // The station connects (tcp://) to the simulator's tcp-listen:// stream and forwards over TCP.
 void TestPipelineModes::tcpClientSourceForwardsOverTcp()
 {
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     test::TcpCapture capture;
-    auto config = simConfig("sim", "tcp-listen://127.0.0.1:0", {"Packet5", "HK_Status", "Event_Message"}, 1200, 10000);
+    auto config = test::traffic("tcp-listen://127.0.0.1:0", {"Packet5", "HK_Status", "Event_Message"}, 1200, 10000);
     config.transportHeaderBytes = 8;
-    auto sim = makeSim(config, db);
-    QVERIFY(sim);
+    auto sim = test::simulator(config, db);
     QVERIFY(sim->localPort() != 0);
 
     config::StationProfile profile;
@@ -1041,9 +941,9 @@ void TestPipelineModes::tcpClientSourceForwardsOverTcp()
     profile.recordingDirectory = dir.filePath("rec").toStdString();
     config::StreamProfile sp;
     sp.name = "tcpout";
-    sp.source = "tcp://127.0.0.1:" + std::to_string(sim->localPort());
+    sp.source = test::tcpUrl(sim->localPort());
     sp.transportHeaderBytes = 8;
-    const std::string dest = "tcp://127.0.0.1:" + std::to_string(capture.port());
+    const std::string dest = test::tcpUrl(capture.port());
     sp.packets.push_back({7, std::nullopt, ProcessingMode::PassThru, false, {dest}});
     sp.packets.push_back({100, std::nullopt, ProcessingMode::ProcessEntirePacket, false, {dest}});
     sp.packets.push_back({500, std::nullopt, ProcessingMode::ProcessOnDemand, false, {dest}});
@@ -1053,7 +953,7 @@ void TestPipelineModes::tcpClientSourceForwardsOverTcp()
     auto sub = packetSubscription(*st, "tcpout");
     QVERIFY(sub);
     // Both connections up before the simulator sends: then nothing is offered to a closed connection.
-    QVERIFY(waitFor([&] {
+    QVERIFY(waitUntil([&] {
         const auto snap = st->snapshot();
         return snap.streams[0].connects >= 1 && !snap.forwards.empty() && snap.forwards[0].connected;
     }));
@@ -1062,8 +962,8 @@ void TestPipelineModes::tcpClientSourceForwardsOverTcp()
     sim->wait();
     const auto summary = sim->summary();
     QCOMPARE(summary.sent.packets, u64{1200});
-    QVERIFY(settle(*st, 0, summary.sent.packets));
-    QVERIFY(waitFor([&] { return capture.size() >= summary.sent.bytes; }));
+    QVERIFY(settle(*st, "tcpout", summary.sent.packets));
+    QVERIFY(waitUntil([&] { return capture.size() >= summary.sent.bytes; }));
 
     const auto snap = st->snapshot();
     const auto& s = snap.streams[0];
@@ -1103,7 +1003,7 @@ void TestPipelineModes::severalStreamsAreIndependent()
 {
     QTemporaryDir dir;
     const std::string recDir = dir.filePath("rec").toStdString();
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     test::UdpCapture capture;
     config::StationProfile profile;
     profile.recordingDirectory = recDir;
@@ -1135,15 +1035,14 @@ void TestPipelineModes::severalStreamsAreIndependent()
         QVERIFY(subs.back());
     }
 
-    auto cfgA = simConfig("a", udpUrl(st->localPort("alpha")), {"Packet5", "HK_Status"}, 1200, 8000);
-    auto cfgB = simConfig("b", udpUrl(st->localPort("bravo")), {"Packet5", "GNC_State"}, 900, 6000);
-    auto cfgC = simConfig("c", "tcp://127.0.0.1:" + std::to_string(st->localPort("charlie")),
+    auto cfgA = test::traffic(udpUrl(st->localPort("alpha")), {"Packet5", "HK_Status"}, 1200, 8000);
+    auto cfgB = test::traffic(udpUrl(st->localPort("bravo")), {"Packet5", "GNC_State"}, 900, 6000);
+    auto cfgC = test::traffic(test::tcpUrl(st->localPort("charlie")),
                           {"Packet5", "Diag_Power", "Diag_Thermal"}, 900, 6000);
     cfgC.transportHeaderBytes = 8;
     std::vector<std::unique_ptr<sim::SimStream>> sims;
     for (const auto* cfg : {&cfgA, &cfgB, &cfgC}) {
-        sims.push_back(makeSim(*cfg, db));
-        QVERIFY(sims.back());
+        sims.push_back(test::simulator(*cfg, db));
     }
     for (auto& s : sims)
         s->start();
@@ -1153,8 +1052,8 @@ void TestPipelineModes::severalStreamsAreIndependent()
     for (auto& s : sims)
         summaries.push_back(s->summary());
     for (std::size_t i = 0; i < 3; ++i)
-        QVERIFY(settle(*st, i, summaries[i].sent.packets));
-    QVERIFY(waitFor([&] { return capture.count() >= summaries[1].apids.at(7).packets; }));
+        QVERIFY(settle(*st, names[i], summaries[i].sent.packets));
+    QVERIFY(waitUntil([&] { return capture.count() >= summaries[1].apids.at(7).packets; }));
 
     const auto snap = st->snapshot();
     QVERIFY(!snap.hasLoss());
@@ -1227,14 +1126,10 @@ void TestPipelineModes::liveSettingsChange()
 {
     QTemporaryDir dir;
     const std::string recDir = dir.filePath("rec").toStdString();
-    const auto db = trainingDb();
-    config::StationProfile profile;
-    profile.recordingDirectory = recDir;
-    config::StreamProfile sp;
-    sp.name = "live";
-    sp.source = "udp://127.0.0.1:0";
-    sp.packets.push_back({7, std::nullopt, ProcessingMode::PassThru, false, {}});
-    profile.streams.push_back(sp);
+    const auto& db = test::trainingDatabase();
+    const auto profile = test::stationProfile(dir, {test::streamProfile("live", "udp://127.0.0.1:0", {
+        {7, std::nullopt, ProcessingMode::PassThru, false, {}},
+    })});
     auto st = startStation(profile, db);
     QVERIFY(st);
     auto sub = packetSubscription(*st, "live");
@@ -1247,27 +1142,26 @@ void TestPipelineModes::liveSettingsChange()
     QVERIFY(params);
 
     // The simulator runs until stopped, so the change surely lands while it sends.
-    auto config = simConfig("sim", udpUrl(st->localPort("live")), {"Packet5"}, std::nullopt, 5000);
+    auto config = test::traffic(udpUrl(st->localPort("live")), {"Packet5"}, std::nullopt, 5000);
     config.generators["Packet5.FRAME_COUNT"] = counterGen(sim::ValueDomain::Raw, 0, 1);
-    auto sim = makeSim(config, db);
-    QVERIFY(sim);
+    auto sim = test::simulator(config, db);
     sim->start();
     const auto p5 = [&] { return *typeStats(st->snapshot().streams[0], "Packet5"); };
     // Processed (after routing): these 1000 went through as pass thru, unrecorded, whatever comes next.
     constexpr u64 kBefore = 1000;
-    QVERIFY(waitFor([&] { return p5().counters.packetsProcessed >= kBefore; }));
+    QVERIFY(waitUntil([&] { return p5().counters.packetsProcessed >= kBefore; }));
     QCOMPARE(p5().counters.parametersDecoded, u64{0});
     QCOMPARE(p5().counters.packetsRecorded, u64{0});
 
     QVERIFY(st->setPacketSettings("live", {7, std::nullopt, ProcessingMode::ProcessEntirePacket, true, {}}));
-    QVERIFY(waitFor([&] {
+    QVERIFY(waitUntil([&] {
         const auto t = p5();
         return t.counters.packetsRecorded >= 500 && t.counters.parametersDecoded >= 500 * 88;
     }));
     QVERIFY(sim->running());
     sim->stop();
     const auto summary = sim->summary();
-    QVERIFY(settle(*st, 0, summary.sent.packets));
+    QVERIFY(settle(*st, "live", summary.sent.packets));
 
     const auto snap = st->snapshot();
     QVERIFY(!snap.hasLoss());
@@ -1299,11 +1193,7 @@ void TestPipelineModes::liveSettingsChange()
     const auto copies = drain(*sub);
     QCOMPARE(u64(copies.size()), sent);
     st->stop();
-    std::vector<record::SegmentInfo> segments;
-    std::vector<RecordCopy> records;
-    auto problem = readRecording(recDir, "live", segments, records);
-    QVERIFY2(problem.empty(), problem.c_str());
-    problem = compareRecords(records, std::span(copies).subspan(copies.size() - recorded));
+    const auto problem = checkRecording(recDir, "live", std::span(copies).subspan(copies.size() - recorded));
     QVERIFY2(problem.empty(), problem.c_str());
 }
 
@@ -1312,47 +1202,42 @@ void TestPipelineModes::liveSettingsChange()
 void TestPipelineModes::liveForwardAndUnknownSettings()
 {
     QTemporaryDir dir;
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     auto stationDb = db; // without Spectrometer_LE: APID 300 is unknown to the station
     std::erase_if(stationDb.packets, [](const mdb::PacketDef& p) { return p.name == "Spectrometer_LE"; });
     test::UdpCapture capture;
-    config::StationProfile profile;
-    profile.recordingDirectory = dir.filePath("rec").toStdString();
-    config::StreamProfile sp;
-    sp.name = "live2";
-    sp.source = "udp://127.0.0.1:0";
-    sp.packets.push_back({7, std::nullopt, ProcessingMode::PassThru, false, {}});
-    profile.streams.push_back(sp);
+    const auto profile = test::stationProfile(dir, {test::streamProfile("live2", "udp://127.0.0.1:0", {
+        {7, std::nullopt, ProcessingMode::PassThru, false, {}},
+    })});
     auto st = startStation(profile, stationDb);
     QVERIFY(st);
     auto p5Sub = packetSubscription(*st, "live2", "Packet5");
     auto unknownSub = packetSubscription(*st, "live2", "unknown");
     QVERIFY(p5Sub && unknownSub);
 
-    auto sim = makeSim(simConfig("sim", udpUrl(st->localPort("live2")), {"Packet5", "Spectrometer_LE"}, std::nullopt, 5000), db);
-    QVERIFY(sim);
+    auto sim = test::simulator(test::traffic(udpUrl(st->localPort("live2")), {"Packet5", "Spectrometer_LE"}, std::nullopt, 5000), db);
     sim->start();
     const auto types = [&] {
         const auto snap = st->snapshot();
         return std::make_pair(*typeStats(snap.streams[0], "Packet5"), *typeStats(snap.streams[0], "unknown"));
     };
     constexpr u64 kBefore = 500;
-    QVERIFY(waitFor([&] {
+    QVERIFY(waitUntil([&] {
         const auto [p5, unknown] = types();
         return p5.counters.packetsProcessed >= kBefore && unknown.counters.packetsProcessed >= kBefore;
     }));
     QVERIFY(st->setPacketSettings("live2", {7, std::nullopt, ProcessingMode::PassThru, false, {udpUrl(capture.port())}}));
     QVERIFY(st->setUnknownSettings("live2", ProcessingMode::Discard, false, {}));
-    QVERIFY(waitFor([&] {
+    QVERIFY(waitUntil([&] {
         const auto [p5, unknown] = types();
         return capture.count() >= 300 && unknown.counters.discarded >= 300;
     }));
     QVERIFY(sim->running());
     sim->stop();
     const auto summary = sim->summary();
-    QVERIFY(settle(*st, 0, summary.sent.packets));
+    QVERIFY(settle(*st, "live2", summary.sent.packets));
     const u64 nP5 = summary.apids.at(7).packets;
-    QVERIFY(waitFor([&] { return capture.count() >= types().first.counters.packetsForwarded; }));
+    QVERIFY(waitUntil([&] { return capture.count() >= types().first.counters.packetsForwarded; }));
 
     const auto snap = st->snapshot();
     QVERIFY2(!snap.hasLoss(), "nothing lost, dropped or not sent");
@@ -1401,7 +1286,7 @@ void TestPipelineModes::unknownPackets()
     QFETCH(bool, discard);
     QTemporaryDir dir;
     const std::string recDir = dir.filePath("rec").toStdString();
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     // The station's database lacks Spectrometer_LE (APID 300), which the simulator sends.
     auto stationDb = db;
     std::erase_if(stationDb.packets, [](const mdb::PacketDef& p) { return p.name == "Spectrometer_LE"; });
@@ -1423,17 +1308,13 @@ void TestPipelineModes::unknownPackets()
     auto unknownSub = packetSubscription(*st, "unk", "unknown");
     QVERIFY(unknownSub);
 
-    auto sim = makeSim(simConfig("sim", udpUrl(st->localPort("unk")), {"HK_Status", "Spectrometer_LE"}, 800, 10000), db);
-    QVERIFY(sim);
-    sim->start();
-    sim->wait();
-    const auto summary = sim->summary();
+    const auto summary = test::send(test::traffic(udpUrl(st->localPort("unk")), {"HK_Status", "Spectrometer_LE"}, 800, 10000), db);
     QCOMPARE(summary.sent.packets, u64{800});
-    QVERIFY(settle(*st, 0, summary.sent.packets));
+    QVERIFY(settle(*st, "unk", summary.sent.packets));
     const u64 nUnknown = summary.apids.at(300).packets;
     const u64 nHk = summary.apids.at(100).packets;
     if (!discard)
-        QVERIFY(waitFor([&] { return capture.count() >= nUnknown; }));
+        QVERIFY(waitUntil([&] { return capture.count() >= nUnknown; }));
 
     const auto snap = st->snapshot();
     QVERIFY2(!snap.hasLoss(), "unknown and discarded packets are not loss");
@@ -1475,11 +1356,7 @@ void TestPipelineModes::unknownPackets()
     }
     st->stop();
 
-    std::vector<record::SegmentInfo> segments;
-    std::vector<RecordCopy> records;
-    auto problem = readRecording(recDir, "unk", segments, records);
-    QVERIFY2(problem.empty(), problem.c_str());
-    problem = compareRecords(records, copies);
+    const auto problem = checkRecording(recDir, "unk", copies);
     QVERIFY2(problem.empty(), problem.c_str());
 }
 

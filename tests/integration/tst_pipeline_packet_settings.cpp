@@ -9,14 +9,15 @@
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/model_builders.hpp"
+#include "tests/support/pipeline_builders.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <chrono>
-#include <functional>
 #include <optional>
-#include <thread>
 
 using namespace telestation;
 using namespace std::chrono_literals;
@@ -25,9 +26,12 @@ using config::ProcessingMode;
 
 namespace {
 
-using u64 = std::uint64_t;
+using test::byApid;
+using test::byName;
 
-constexpr std::chrono::milliseconds kWait = 30s;
+using u64 = std::uint64_t;
+using test::settle;
+using test::typeStats;
 
 // 4 parameters in SciZero, 2 in SciNonZero: parametersDecoded tells which type was decoded.
 mdb::MissionDatabase database()
@@ -58,23 +62,6 @@ mdb::MissionDatabase database()
         db.packets.push_back(p);
     }
     return db;
-}
-
-PacketSettings byApid(std::uint16_t apid, std::optional<std::uint64_t> secondaryId, ProcessingMode mode)
-{
-    PacketSettings s;
-    s.apid = apid;
-    s.secondaryId = secondaryId;
-    s.mode = mode;
-    return s;
-}
-
-PacketSettings byName(std::string packet, ProcessingMode mode)
-{
-    PacketSettings s;
-    s.packet = std::move(packet);
-    s.mode = mode;
-    return s;
 }
 
 config::StationProfile profileWith(std::vector<PacketSettings> packets)
@@ -111,47 +98,6 @@ QString name(ProcessingMode mode)
     return QString::fromLatin1(config::toString(mode).data());
 }
 
-const stats::PacketTypeStats* typeStats(const stats::StreamStats& s, std::string_view packet)
-{
-    for (const auto& t : s.packetTypes)
-        if (t.name == packet)
-            return &t;
-    return nullptr;
-}
-
-bool waitFor(const std::function<bool()>& condition)
-{
-    const auto deadline = std::chrono::steady_clock::now() + kWait;
-    while (!condition()) {
-        if (std::chrono::steady_clock::now() >= deadline)
-            return false;
-        std::this_thread::sleep_for(5ms);
-    }
-    return true;
-}
-
-// Sends `count` packets of one type to the station's stream and waits until they are through.
-bool send(pipeline::Station& station, const mdb::MissionDatabase& db, const std::string& packet, u64 count,
-          u64 receivedBefore)
-{
-    sim::StreamConfig c;
-    c.name = "sim-" + packet;
-    c.destination = "udp://127.0.0.1:" + std::to_string(station.localPort("tm"));
-    c.mix = {{packet, 1}};
-    c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 5000};
-    c.count = count;
-    auto sim = sim::SimStream::create(c, db);
-    if (!sim) {
-        qWarning("simulator: %s", sim.error().toString().c_str());
-        return false;
-    }
-    (*sim)->start();
-    (*sim)->wait();
-    const bool received = waitFor(
-        [&] { return station.snapshot().streams.at(0).counters.packetsReceived >= receivedBefore + count; });
-    return received && station.waitIdle(kWait);
-}
-
 } // namespace
 
 class TestPipelinePacketSettings : public QObject {
@@ -186,9 +132,10 @@ private slots:
         QCOMPARE(modeOf(*station, "SciNonZero"), name(ProcessingMode::ProcessEntirePacket));
         QVERIFY(station->start());
 
-        const auto db = database();
-        QVERIFY(send(*station, db, "SciZero", 100, 0));
-        QVERIFY(send(*station, db, "SciNonZero", 60, 100));
+        const u64 zeros = test::sendPackets(*station, "tm", {"SciZero"}, 100).sent.packets;
+        QVERIFY(settle(*station, "tm", zeros));
+        const u64 nonZeros = test::sendPackets(*station, "tm", {"SciNonZero"}, 60).sent.packets;
+        QVERIFY(settle(*station, "tm", zeros + nonZeros));
         const auto snapshot = station->snapshot();
         const auto& tm = snapshot.streams.at(0);
         const auto* zero = typeStats(tm, "SciZero");

@@ -3,14 +3,16 @@
 #include "core/api/consumer.hpp"
 #include "core/common/paths.hpp"
 #include "core/config/station_profile.hpp"
-#include "core/mdb/sqlite_store.hpp"
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/held_udp_port.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <map>
 #include <thread>
 
 
@@ -19,37 +21,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-mdb::MissionDatabase trainingDb()
-{
-    auto db = mdb::loadDatabase(std::string(TELESTATION_DATA_DIR) + "/training.mdb");
-    if (!db)
-        qFatal("training database: %s", db.error().toString().c_str());
-    return std::move(*db);
-}
-
-std::unique_ptr<sim::SimStream> makeSender(const mdb::MissionDatabase& db, const std::string& url,
-                                       std::vector<std::string> packets, std::uint64_t count, double pps)
-{
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = url;
-    for (auto& p : packets)
-        c.mix.push_back({p, 1});
-    c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, pps};
-    c.count = count;
-    auto s = sim::SimStream::create(c, db);
-    if (!s)
-        qFatal("sim: %s", s.error().toString().c_str());
-    return std::move(*s);
-}
-
-const stats::PacketTypeStats* typeStats(const stats::StreamStats& s, std::string_view name)
-{
-    for (const auto& t : s.packetTypes)
-        if (t.name == name)
-            return &t;
-    return nullptr;
-}
+using test::settle;
+using test::typeStats;
 
 } // namespace
 
@@ -66,15 +39,11 @@ private slots:
 void TestStation::udpProcessEntirePacketCountsAndValues()
 {
     QTemporaryDir dir;
-    const auto db = trainingDb();
-    config::StationProfile profile;
-    profile.recordingDirectory = dir.filePath("rec").toStdString();
-    config::StreamProfile sp;
-    sp.name = "health";
-    sp.source = "udp://127.0.0.1:0";
-    sp.packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    sp.packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessOnDemand, false, {}});
-    profile.streams.push_back(sp);
+    const auto& db = test::trainingDatabase();
+    const auto profile = test::stationProfile(dir, {test::streamProfile("health", "udp://127.0.0.1:0", {
+        {7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}},
+        {100, std::nullopt, config::ProcessingMode::ProcessOnDemand, false, {}},
+    })});
 
     auto station = pipeline::Station::create(profile, db);
     QVERIFY2(station, station ? "" : station.error().message.c_str());
@@ -88,13 +57,8 @@ void TestStation::udpProcessEntirePacketCountsAndValues()
     auto params = api::ParameterSubscription::create(st, po);
     QVERIFY2(params, params ? "" : params.error().message.c_str());
 
-    auto sim = makeSender(db, "udp://127.0.0.1:" + std::to_string(port), {"Packet5", "HK_Status"}, 4000, 20000);
-    sim->start();
-    sim->wait();
-    QVERIFY(st.waitIdle(5s));
-    std::this_thread::sleep_for(50ms);
-    QVERIFY(st.waitIdle(5s));
-    const auto summary = sim->summary();
+    const auto summary = test::sendPackets(st, "health", {"Packet5", "HK_Status"}, 4000, 20000);
+    QVERIFY(settle(st, "health", summary.sent.packets));
     const auto snap = st.snapshot();
     QCOMPARE(snap.streams.size(), std::size_t{1});
     const auto& s = snap.streams[0];
@@ -128,7 +92,7 @@ void TestStation::udpProcessEntirePacketCountsAndValues()
 void TestStation::playbackReproducesStatistics()
 {
     QTemporaryDir dir;
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     const std::string recordings = dir.filePath("rec").toStdString();
     config::StationProfile profile;
     profile.recordingDirectory = recordings;
@@ -143,23 +107,14 @@ void TestStation::playbackReproducesStatistics()
     auto live = pipeline::Station::create(profile, db);
     QVERIFY(live);
     QVERIFY((*live)->start());
-    sim::StreamConfig c;
-    c.name = "sim";
-    c.destination = "udp://127.0.0.1:" + std::to_string((*live)->localPort("health"));
-    c.mix = {{"Packet5", 1}, {"HK_Status", 2}};
-    c.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, 20000};
-    c.count = 3000;
+    auto c = test::traffic(test::streamAddress(**live, "health"), {"Packet5", "HK_Status"}, 3000, 20000);
+    c.mix[1].weight = 2; // HK_Status twice as often as Packet5
     c.faults.drop = 0.02;
     c.faults.duplicate = 0.01;
-    auto sim = sim::SimStream::create(c, db);
-    QVERIFY(sim);
-    (*sim)->start();
-    (*sim)->wait();
-    QVERIFY((*live)->waitIdle(5s));
-    std::this_thread::sleep_for(50ms);
+    const auto summary = test::send(c, db);
+    QVERIFY(settle(**live, "health", summary.sent.packets));
     (*live)->stop();
     const auto recorded = (*live)->snapshot();
-    const auto summary = (*sim)->summary();
     QVERIFY(summary.faults.dropped > 0);
     QCOMPARE(recorded.streams[0].counters.packetsLost, summary.faults.dropped);
     QCOMPARE(recorded.streams[0].counters.packetsRecorded, summary.sent.packets);
@@ -214,7 +169,7 @@ static bool hasEvent(const pipeline::Station& st, std::string_view stream, std::
 void TestStation::streamsStartAndStopOneAtATime()
 {
     QTemporaryDir dir;
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     // A port some other program holds, for the stream that cannot open.
     const test::HeldUdpPort holder;
     QVERIFY(holder.port() != 0);
@@ -243,15 +198,13 @@ void TestStation::streamsStartAndStopOneAtATime()
     QVERIFY(st.startStream("b")); // idempotent
     QCOMPARE(st.localPort("b"), portB);
 
-    const auto send = [&](std::uint16_t port, std::uint64_t count) {
-        auto sim = makeSender(db, "udp://127.0.0.1:" + std::to_string(port), {"HK_Status"}, count, 20000);
-        sim->start();
-        sim->wait();
-        QVERIFY(st.waitIdle(5s));
-        std::this_thread::sleep_for(30ms);
-        QVERIFY(st.waitIdle(5s));
+    // Each stream's packets since it started, to wait for.
+    std::map<std::string, std::uint64_t> sent;
+    const auto send = [&](const std::string& stream, std::uint64_t count) {
+        sent[stream] += test::sendPackets(st, stream, {"HK_Status"}, count, 20000).sent.packets;
+        QVERIFY(settle(st, stream, sent[stream]));
     };
-    send(portB, 100);
+    send("b", 100);
     QCOMPARE(st.snapshot().streams[1].counters.packetsReceived, std::uint64_t{100});
 
     QVERIFY(st.stopStream("a"));
@@ -260,13 +213,13 @@ void TestStation::streamsStartAndStopOneAtATime()
     QCOMPARE(st.snapshot().streams[0].state, std::string("stopped"));
     QCOMPARE(st.localPort("a"), std::uint16_t{0});
     QVERIFY(hasEvent(st, "a", "stopped by the operator"));
-    send(portB, 50); // b is untouched
+    send("b", 50); // b is untouched
     QCOMPARE(st.snapshot().streams[1].counters.packetsReceived, std::uint64_t{150});
 
     QVERIFY(st.startStream("a"));
     const auto portA = st.localPort("a");
     QVERIFY(portA != 0);
-    send(portA, 70);
+    send("a", 70);
     QCOMPARE(st.snapshot().streams[0].counters.packetsReceived, std::uint64_t{70});
 
     const auto failed = st.startStream("busy");
@@ -288,7 +241,7 @@ void TestStation::streamsStartAndStopOneAtATime()
 void TestStation::playbackPausesWhereItIs()
 {
     QTemporaryDir dir;
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     const std::string recordings = dir.filePath("rec").toStdString();
     config::StationProfile profile;
     profile.recordingDirectory = recordings;
@@ -301,12 +254,8 @@ void TestStation::playbackPausesWhereItIs()
         auto live = pipeline::Station::create(profile, db);
         QVERIFY(live);
         QVERIFY((*live)->start());
-        auto sim = makeSender(db, "udp://127.0.0.1:" + std::to_string((*live)->localPort("health")), {"HK_Status"},
-                              400, 400); // one second of data
-        sim->start();
-        sim->wait();
-        QVERIFY((*live)->waitIdle(5s));
-        std::this_thread::sleep_for(50ms);
+        const auto summary = test::sendPackets(**live, "health", {"HK_Status"}, 400, 400); // one second of data
+        QVERIFY(settle(**live, "health", summary.sent.packets));
         (*live)->stop();
         QCOMPARE((*live)->snapshot().streams[0].counters.packetsRecorded, std::uint64_t{400});
     }

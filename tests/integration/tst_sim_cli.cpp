@@ -4,6 +4,7 @@
 #include "tests/support/capture_receiver.hpp"
 
 #include "tests/support/json_file.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -28,7 +29,7 @@ Run runSim(const QStringList& args)
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
     p.setProcessEnvironment(env);
-    p.start(QStringLiteral(TELESTATION_BIN_DIR "/telestation-sim"), args);
+    p.start(telestation::test::binDir() + QStringLiteral("/telestation-sim"), args);
     Run r;
     if (!p.waitForStarted(10000) || !p.waitForFinished(60000)) {
         p.kill();

@@ -9,6 +9,7 @@
 #include "sim/engine/rate.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -20,7 +21,7 @@ using namespace telestation;
 
 namespace {
 
-const std::string kData = TELESTATION_REFERENCE_DATA_DIR;
+const std::string kData = test::referenceDataDir();
 
 mdb::MissionDatabase loadXtce(const std::string& relative)
 {

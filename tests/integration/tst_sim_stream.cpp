@@ -5,6 +5,7 @@
 #include "core/mdb/text_format.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
+#include "tests/support/training_mission.hpp"
 
 #include <QtTest>
 
@@ -72,9 +73,7 @@ private:
 private slots:
     void initTestCase()
     {
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
-        m_db = std::move(imported.database);
+        m_db = test::trainingDefinition();
     }
 
     void pacing_data()

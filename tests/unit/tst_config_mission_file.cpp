@@ -4,6 +4,7 @@
 #include "core/config/mission_file.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/text_format.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -16,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kData = TELESTATION_REFERENCE_DATA_DIR;
+const std::string kData = test::referenceDataDir();
 const std::string kJpss = kData + "/missions/jpss1/jpss1_geolocation_xtce_v1.xml";
 
 std::string readAll(const std::string& path)
@@ -54,7 +55,7 @@ private slots:
         // The training mission as text, as SQLite and (from the reference data) XTCE, each under a
         // misleading name.
         const std::string text = dir.filePath("mission.mdb").toStdString();
-        fs::copy_file(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef", text);
+        fs::copy_file(test::trainingDefinitionPath(), text);
         const std::string sqlite = dir.filePath("mission.xml").toStdString();
         QVERIFY(mdb::saveDatabase(mdb::readTextFile(text).database, sqlite).ok());
         const std::string xtce = dir.filePath("mission.tdef").toStdString();

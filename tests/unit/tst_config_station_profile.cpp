@@ -4,6 +4,7 @@
 // files: relative paths, syntax errors with line and column, missing files, atomic saves.
 #include "core/config/station_profile.hpp"
 #include "core/mdb/text_format.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -175,7 +176,7 @@ private Q_SLOTS:
 
 void TestStationProfile::exampleLoadsCleanly()
 {
-    const std::string path = TELESTATION_SOURCE_DIR "/resources/profiles/training.json";
+    const std::string path = test::sourceDir() + "/resources/profiles/training.json";
     const auto load = config::loadProfileFile(path);
     QVERIFY2(load.diagnostics.empty(), qPrintable(listed(load.diagnostics)));
     const StationProfile& p = load.profile;
@@ -211,9 +212,9 @@ void TestStationProfile::exampleLoadsCleanly()
 
 void TestStationProfile::exampleNamesTrainingPackets()
 {
-    const auto db = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
+    const auto db = mdb::readTextFile(test::trainingDefinitionPath());
     QVERIFY2(db.ok(), qPrintable(listed(db.diagnostics)));
-    const auto load = config::loadProfileFile(TELESTATION_SOURCE_DIR "/resources/profiles/training.json");
+    const auto load = config::loadProfileFile(test::sourceDir() + "/resources/profiles/training.json");
     QVERIFY(load.ok());
     for (const auto& s : load.profile.streams) {
         for (const auto& settings : s.packets) {
@@ -227,7 +228,7 @@ void TestStationProfile::exampleNamesTrainingPackets()
 // The complete example in docs/station-profile.md is valid and uses every key.
 void TestStationProfile::documentedExampleParses()
 {
-    QFile doc(TELESTATION_SOURCE_DIR "/docs/station-profile.md");
+    QFile doc(QString::fromStdString(test::sourceDir() + "/docs/station-profile.md"));
     QVERIFY(doc.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(doc.readAll());
     const qsizetype heading = text.indexOf("## Complete example");

@@ -11,6 +11,7 @@
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
 #include "core/mdb/text_format.hpp"
+#include "tests/support/training_mission.hpp"
 
 #include <QtTest>
 
@@ -714,11 +715,10 @@ private slots:
     // Every parameter of every packet of the training mission database, across its range.
     void trainingDatabase()
     {
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
+        const auto& training = test::trainingDefinition();
         std::size_t checkedValues = 0;
         std::size_t checkedParameters = 0;
-        for (const auto& def : imported.database.packets) {
+        for (const auto& def : training.packets) {
             const std::size_t size = def.variableLength ? def.maxLength : def.length;
             const Codec c = makeCodec(def, size);
             QCOMPARE(c.enc.parameterCount(), def.parameters.size());
@@ -752,17 +752,16 @@ private slots:
                 QVERIFY(bytes == kept);
             }
         }
-        QCOMPARE(checkedParameters, imported.database.parameterCount());
+        QCOMPARE(checkedParameters, training.parameterCount());
         QVERIFY(checkedValues > 20000);
     }
 
     void noAllocationPerCall()
     {
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
+        const auto& training = test::trainingDefinition();
         std::vector<EncodePlan> plans;
         std::vector<std::vector<std::uint8_t>> packets;
-        for (const auto& def : imported.database.packets) {
+        for (const auto& def : training.packets) {
             auto plan = EncodePlan::compile(def);
             QVERIFY(plan.ok());
             plans.push_back(std::move(plan).value());

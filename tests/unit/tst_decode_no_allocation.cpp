@@ -5,6 +5,7 @@
 #include "tests/support/model_builders.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/mdb/text_format.hpp"
+#include "tests/support/training_mission.hpp"
 
 #include <QtTest>
 
@@ -23,12 +24,11 @@ class TestDecodeNoAllocation : public QObject {
 private slots:
     void decodeAllocatesNothing()
     {
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
+        const auto& training = test::trainingDefinition();
         std::vector<decode::DecodePlan> plans;
         std::vector<std::vector<std::uint8_t>> packets;
         std::mt19937 rng(3);
-        for (const auto& def : imported.database.packets) {
+        for (const auto& def : training.packets) {
             auto plan = decode::DecodePlan::compile(def);
             QVERIFY(plan.ok());
             plans.push_back(std::move(plan).value());

@@ -3,6 +3,7 @@
 #include "tests/support/model_builders.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/mdb/validate.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -1350,7 +1351,7 @@ void TestMdbTextFormat::generalisedFreeForm()
 // this build, re-read, is the model, and it uses none of the new constructs.
 void TestMdbTextFormat::trainingMissionUnchanged()
 {
-    const ImportResult r = readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
+    const ImportResult r = readTextFile(test::trainingDefinitionPath());
     QVERIFY2(r.ok() && r.diagnostics.empty(), qPrintable(dump(r.diagnostics)));
     for (const auto& p : r.database.packets) {
         QVERIFY(p.criteria.empty() && p.aliases.empty() && p.path.empty() && p.longDescription.empty());

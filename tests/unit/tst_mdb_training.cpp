@@ -7,6 +7,7 @@
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/mdb/validate.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -22,7 +23,7 @@ namespace {
 
 constexpr std::uint32_t kPrimaryHeaderBits = 48;
 
-const char* const kTrainingPath = TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef";
+const std::string kTrainingPath = test::trainingDefinitionPath();
 
 // The first bit a parameter may use: after the primary header and the secondary header, if any.
 std::uint32_t firstDataBit(const PacketDef& packet)
@@ -74,7 +75,7 @@ private:
     {
         const PacketDef* p = m_db.findPacket("Packet5");
         if (p == nullptr)
-            qFatal("Packet5 is missing from %s", kTrainingPath);
+            qFatal("Packet5 is missing from %s", kTrainingPath.c_str());
         return *p;
     }
 

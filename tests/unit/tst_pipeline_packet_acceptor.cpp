@@ -2,8 +2,10 @@
 // definition allows (fixed, variable, extra bytes past a fixed layout) and the APID's sequence count —
 // on made-up edge cases and on every real packet of IMAP-IDEX and JPSS-1, without threads.
 #include "tests/support/model_builders.hpp"
+#include "tests/support/pipeline_builders.hpp"
 #include "core/config/mission_file.hpp"
 #include "core/pipeline/packet_acceptor.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -29,14 +31,6 @@ std::vector<std::uint8_t> packet(std::uint16_t apid, std::uint16_t sequence, std
     b[4] = static_cast<std::uint8_t>(length >> 8);
     b[5] = static_cast<std::uint8_t>(length);
     return b;
-}
-
-PacketTypeTable build(const mdb::MissionDatabase& db)
-{
-    auto t = PacketTypeTable::build(db);
-    if (!t.ok())
-        qFatal("%s", t.error().message.c_str());
-    return std::move(t).value();
 }
 
 // Fixed: APID 10, 12 bytes. Variable, fixed layout: APID 20, 10..40 bytes, layout ends at byte 10.
@@ -67,7 +61,7 @@ std::vector<std::uint8_t> readFile(const QString& path)
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-const QString kReference = QStringLiteral(TELESTATION_REFERENCE_DATA_DIR);
+const QString kReference = QString::fromStdString(test::referenceDataDir());
 
 } // namespace
 
@@ -77,7 +71,7 @@ class TestPacketAcceptor : public QObject {
 private slots:
     void aFixedPacketOfItsLengthIsAccepted()
     {
-        const auto types = build(mission());
+        const auto types = test::buildTypeTable(mission());
         PacketAcceptor acceptor(types);
         const PacketVerdict v = acceptor.accept(packet(10, 0, 6));
         QVERIFY(!v.malformed);
@@ -89,7 +83,7 @@ private slots:
 
     void aFixedPacketOfAnotherLengthIsMalformed()
     {
-        const auto types = build(mission());
+        const auto types = test::buildTypeTable(mission());
         PacketAcceptor acceptor(types);
         for (const std::size_t body : {std::size_t{5}, std::size_t{7}}) {
             const PacketVerdict v = acceptor.accept(packet(10, 0, body));
@@ -102,7 +96,7 @@ private slots:
 
     void aBadHeaderIsMalformedWhateverItsType()
     {
-        const auto types = build(mission());
+        const auto types = test::buildTypeTable(mission());
         PacketAcceptor acceptor(types);
         QVERIFY(acceptor.accept(packet(10, 0, 6, 9)).malformed);          // length field ≠ bytes
         QVERIFY(acceptor.accept(std::vector<std::uint8_t>{0x08, 0x0A, 0xC0}).malformed); // shorter than a header
@@ -114,7 +108,7 @@ private slots:
 
     void aVariablePacketIsAcceptedBetweenItsBounds()
     {
-        const auto types = build(mission());
+        const auto types = test::buildTypeTable(mission());
         PacketAcceptor acceptor(types);
         const PacketVerdict shortest = acceptor.accept(packet(20, 0, 4));
         QVERIFY(!shortest.malformed);
@@ -134,7 +128,7 @@ private slots:
     void aVariableLayoutIsLeftToTheDecoder()
     {
         // Its end is known only when decoded: the acceptor counts no extra bytes for it.
-        const auto types = build(mission());
+        const auto types = test::buildTypeTable(mission());
         PacketAcceptor acceptor(types);
         auto p = packet(30, 0, 20);
         p[6] = 3; // N = 3: DATA is 3 bytes, the packet has 16 more
@@ -146,7 +140,7 @@ private slots:
 
     void anUndefinedApidIsUnknownAndTracked()
     {
-        const auto types = build(mission());
+        const auto types = test::buildTypeTable(mission());
         PacketAcceptor acceptor(types);
         const PacketVerdict v = acceptor.accept(packet(99, 5, 3));
         QVERIFY(!v.malformed);
@@ -157,7 +151,7 @@ private slots:
 
     void sequenceGapsAndDuplicatesAreCountedPerApid()
     {
-        const auto types = build(mission());
+        const auto types = test::buildTypeTable(mission());
         PacketAcceptor acceptor(types);
         for (const std::uint16_t n : {0, 1, 2, 6, 6, 7})
             QVERIFY(!acceptor.accept(packet(10, n, 6)).malformed);
@@ -189,7 +183,7 @@ private slots:
         options.lenient = true;
         auto loaded = config::loadMission(definition.toStdString(), options);
         QVERIFY2(loaded.database.has_value(), loaded.error().message.c_str());
-        const auto types = build(*loaded.database);
+        const auto types = test::buildTypeTable(*loaded.database);
         PacketAcceptor acceptor(types);
         const auto bytes = readFile(packets);
         QVERIFY(bytes.size() > 1000);

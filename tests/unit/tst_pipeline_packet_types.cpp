@@ -3,6 +3,7 @@
 // inherit a base's restriction and add their own), a fallback without conditions, fields past the end
 // of a short packet, and the parameter ids.
 #include "tests/support/model_builders.hpp"
+#include "tests/support/pipeline_builders.hpp"
 #include "core/pipeline/packet_types.hpp"
 
 #include <QtTest>
@@ -32,14 +33,6 @@ std::vector<std::uint8_t> packetBytes(std::uint16_t apid, std::vector<std::uint8
     return b;
 }
 
-PacketTypeTable build(const mdb::MissionDatabase& db)
-{
-    auto t = PacketTypeTable::build(db);
-    if (!t.ok())
-        qFatal("%s", t.error().message.c_str());
-    return std::move(t).value();
-}
-
 } // namespace
 
 class TestPacketTypes : public QObject {
@@ -55,7 +48,7 @@ private slots:
         db.packets.push_back(packetDef("TypeMany", 1424, {{48, 8, CompareOp::Greater, 1}}));
         db.packets.push_back(packetDef("TypeManyOdd", 1424, {{48, 8, CompareOp::Greater, 1}, {55, 1, CompareOp::Equal, 1}}));
         db.packets.push_back(packetDef("Other", 11));
-        const auto t = build(db);
+        const auto t = test::buildTypeTable(db);
         QCOMPARE(t.typeName(t.classify(packetBytes(1424, {1}))), std::string_view("TypeOne"));
         QCOMPARE(t.typeName(t.classify(packetBytes(1424, {2}))), std::string_view("TypeMany"));
         QCOMPARE(t.typeName(t.classify(packetBytes(1424, {3}))), std::string_view("TypeManyOdd"));
@@ -74,7 +67,7 @@ private slots:
         for (const auto& [op, expected] : cases) {
             mdb::MissionDatabase db;
             db.packets.push_back(packetDef("P", 5, {{52, 12, op, 0x105}})); // an unaligned 12-bit field
-            const auto t = build(db);
+            const auto t = test::buildTypeTable(db);
             for (std::uint8_t k = 0; k < 3; ++k) {
                 // bits 52..63: the low nibble of byte 6 and byte 7 -> 0x104, 0x105, 0x106
                 const auto b = packetBytes(5, {0xA1, static_cast<std::uint8_t>(0x04 + k)});
@@ -91,7 +84,7 @@ private slots:
         auto b = packetDef("B", 600, {{56, 8, CompareOp::Equal, 7}});
         b.secondaryId = mdb::SecondaryId{48, 8, 1};
         db.packets = {a, b};
-        const auto t = build(db);
+        const auto t = test::buildTypeTable(db);
         QCOMPARE(t.typeName(t.classify(packetBytes(600, {1, 7}))), std::string_view("B"));
         QCOMPARE(t.typeName(t.classify(packetBytes(600, {1, 8}))), std::string_view("A"));
         QCOMPARE(t.classify(packetBytes(600, {2, 7})), kUnknownType);
@@ -102,7 +95,7 @@ private slots:
         mdb::MissionDatabase db;
         db.packets.push_back(packetDef("Long", 9, {{80, 8, CompareOp::Equal, 0}}));
         db.packets.push_back(packetDef("Short", 9));
-        const auto t = build(db);
+        const auto t = test::buildTypeTable(db);
         QCOMPARE(t.typeName(t.classify(packetBytes(9, {0}))), std::string_view("Short"));
         QCOMPARE(t.typeName(t.classify(packetBytes(9, {0, 0, 0, 0}))), std::string_view("Short")); // 10 bytes: the field ends at 11
         QCOMPARE(t.typeName(t.classify(packetBytes(9, {0, 0, 0, 0, 0}))), std::string_view("Long"));
@@ -112,7 +105,7 @@ private slots:
     {
         mdb::MissionDatabase db;
         db.packets.push_back(packetDef("Big", 3, {{48, 64, CompareOp::GreaterOrEqual, 0xFFFFFFFFFFFFFF00ull}}));
-        const auto t = build(db);
+        const auto t = test::buildTypeTable(db);
         QVERIFY(t.classify(packetBytes(3, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x10})) != kUnknownType);
         QCOMPARE(t.classify(packetBytes(3, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE, 0xFF})), kUnknownType);
     }
@@ -122,7 +115,7 @@ private slots:
         mdb::MissionDatabase db;
         db.packets.push_back(packetDef("A", 1));
         db.packets.push_back(packetDef("B", 2));
-        const auto t = build(db);
+        const auto t = test::buildTypeTable(db);
         QCOMPARE(t.totalParameters(), 2u);
         QCOMPARE(*t.parameterId("B.V"), 1u);
         QCOMPARE(t.parameter(1).typeIndex, 2u);

@@ -4,6 +4,7 @@
 // type: (APID [, secondary id]) where that names this type alone, else the packet's name.
 #include "core/pipeline/setting_resolver.hpp"
 #include "tests/support/model_builders.hpp"
+#include "tests/support/pipeline_builders.hpp"
 
 #include <QtTest>
 
@@ -17,6 +18,9 @@ using config::ProcessingMode;
 using mdb::CompareOp;
 
 namespace {
+
+using test::byApid;
+using test::byName;
 
 mdb::PacketDef packetDef(std::string name, std::uint16_t apid, std::vector<mdb::FieldCriterion> criteria = {},
                          std::optional<std::uint64_t> secondaryId = std::nullopt)
@@ -48,31 +52,6 @@ mdb::MissionDatabase database()
     return db;
 }
 
-PacketTypeTable build(const mdb::MissionDatabase& db)
-{
-    auto t = PacketTypeTable::build(db);
-    if (!t.ok())
-        qFatal("%s", t.error().message.c_str());
-    return std::move(t).value();
-}
-
-PacketSettings byApid(std::uint16_t apid, std::optional<std::uint64_t> secondaryId, ProcessingMode mode)
-{
-    PacketSettings s;
-    s.apid = apid;
-    s.secondaryId = secondaryId;
-    s.mode = mode;
-    return s;
-}
-
-PacketSettings byName(std::string packet, ProcessingMode mode)
-{
-    PacketSettings s;
-    s.packet = std::move(packet);
-    s.mode = mode;
-    return s;
-}
-
 std::uint32_t typeOf(const PacketTypeTable& t, const char* name)
 {
     const auto type = t.typeByName(name);
@@ -89,7 +68,7 @@ class TestSettingResolver : public QObject {
 private slots:
     void typesEachSettingNames()
     {
-        const auto t = build(database());
+        const auto t = test::buildTypeTable(database());
         const auto types = [&](const PacketSettings& s) { return typesOf(t, s); };
         using V = std::vector<std::uint32_t>;
         // An APID whose types differ by criteria only: the APID names them all (not just the first).
@@ -111,7 +90,7 @@ private slots:
     // packet > (APID, secondary id) > APID, in any order of the profile.
     void mostSpecificWins()
     {
-        const auto t = build(database());
+        const auto t = test::buildTypeTable(database());
         const std::vector<PacketSettings> packets{
             byName("Id700Two", ProcessingMode::ProcessEntirePacket),      // 0
             byApid(700, 2, ProcessingMode::ProcessOnDemand),              // 1
@@ -142,7 +121,7 @@ private slots:
     // The key written for one type: as .tdef profiles always had it where it names this type alone.
     void keyOfOneType()
     {
-        const auto t = build(database());
+        const auto t = test::buildTypeTable(database());
         const auto key = [&](const char* name) { return keyOf(t, typeOf(t, name)); };
         QCOMPARE(key("SciZero"), byName("SciZero", ProcessingMode::ProcessEntirePacket));
         QCOMPARE(key("SciNonZero").packet, std::string("SciNonZero"));
@@ -155,7 +134,7 @@ private slots:
     // settingsFor: what applies, keyed so that writing it back changes this type only.
     void settingsForOneType()
     {
-        const auto t = build(database());
+        const auto t = test::buildTypeTable(database());
         PacketSettings apid1424 = byApid(1424, std::nullopt, ProcessingMode::ProcessOnDemand);
         apid1424.record = true;
         apid1424.forward = {"udp://127.0.0.1:9"};

@@ -6,6 +6,7 @@
 #include "core/decode/decode_plan.hpp"
 #include "core/mdb/text_format.hpp"
 #include "sim/engine/packet_factory.hpp"
+#include "tests/support/training_mission.hpp"
 
 #include <QtTest>
 
@@ -20,9 +21,7 @@ class TestPacketFactory : public QObject {
 private slots:
     void initTestCase()
     {
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
-        m_db = std::move(imported.database);
+        m_db = test::trainingDefinition();
         QVERIFY(m_db.packets.size() >= 4);
     }
 

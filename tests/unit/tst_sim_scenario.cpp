@@ -4,6 +4,8 @@
 // database paths, save and load.
 #include "core/mdb/text_format.hpp"
 #include "sim/engine/scenario.hpp"
+#include "tests/support/test_paths.hpp"
+#include "tests/support/training_mission.hpp"
 
 #include <QtTest>
 
@@ -233,7 +235,7 @@ class TestSimScenario : public QObject {
 private slots:
     void demoScenarioParses()
     {
-        const auto loaded = sim::loadScenarioFile(TELESTATION_SOURCE_DIR "/resources/scenarios/demo.json");
+        const auto loaded = sim::loadScenarioFile(test::sourceDir() + "/resources/scenarios/demo.json");
         QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.error().toString().c_str());
         const Scenario& s = *loaded;
         QCOMPARE(s.streams.size(), std::size_t{3});
@@ -244,11 +246,10 @@ private slots:
         QCOMPARE(std::count_if(s.streams.begin(), s.streams.end(), [](const auto& st) { return st.faults.any(); }), 1);
 
         // Everything it names is in the training database.
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
+        const auto& training = test::trainingDefinition();
         std::set<std::string> used;
         std::size_t packet5Generators = 0;
-        const std::string problem = unresolved(s, imported.database, used, packet5Generators);
+        const std::string problem = unresolved(s, training, used, packet5Generators);
         QVERIFY2(problem.empty(), problem.c_str());
         QCOMPARE(used, (std::set<std::string>{"Packet5", "HK_Status", "Spectrometer_LE", "GNC_State"}));
         QVERIFY(packet5Generators >= 2);
@@ -267,7 +268,7 @@ private slots:
     // training database has.
     void documentedExample()
     {
-        QFile doc(TELESTATION_SOURCE_DIR "/docs/simulator.md");
+        QFile doc(QString::fromStdString(test::sourceDir() + "/docs/simulator.md"));
         QVERIFY(doc.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(doc.readAll());
         const qsizetype start = text.indexOf("```json\n");
@@ -279,11 +280,10 @@ private slots:
         for (const char* key : {"\"name\"", "\"destination\"", "\"rate\"", "\"mix\"", "\"duration\"", "\"count\"",
                                 "\"transportHeaderBytes\"", "\"seed\"", "\"faults\"", "\"generators\""})
             QVERIFY2(example.contains(key), key);
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
+        const auto& training = test::trainingDefinition();
         std::set<std::string> used;
         std::size_t packet5Generators = 0;
-        const std::string problem = unresolved(*parsed, imported.database, used, packet5Generators);
+        const std::string problem = unresolved(*parsed, training, used, packet5Generators);
         QVERIFY2(problem.empty(), problem.c_str());
     }
 

@@ -1,6 +1,7 @@
 // The run summary: total() sums streams and merges their APIDs; the JSON has a fixed layout and reads
 // back equal; the console table shows what an operator needs and no zero fault lines.
 #include "sim/engine/sim_summary.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -293,7 +294,7 @@ private slots:
     // The JSON example in docs/simulator.md reads, and its numbers agree with each other.
     void documentedExample()
     {
-        QFile doc(TELESTATION_SOURCE_DIR "/docs/simulator.md");
+        QFile doc(QString::fromStdString(test::sourceDir() + "/docs/simulator.md"));
         QVERIFY(doc.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(doc.readAll());
         const qsizetype section = text.indexOf("### JSON");

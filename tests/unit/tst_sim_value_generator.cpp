@@ -12,6 +12,7 @@
 #include "sim/engine/packet_factory.hpp"
 #include "sim/engine/value_generator.hpp"
 #include "tests/support/model_builders.hpp"
+#include "tests/support/training_mission.hpp"
 
 #include <QtTest>
 
@@ -150,9 +151,7 @@ class TestValueGenerator : public QObject {
 private slots:
     void initTestCase()
     {
-        auto imported = mdb::readTextFile(TELESTATION_SOURCE_DIR "/resources/mdb/training.tdef");
-        QVERIFY(imported.ok());
-        m_db = std::move(imported.database);
+        m_db = test::trainingDefinition();
         QVERIFY(m_db.findPacket("Packet5"));
     }
 

@@ -8,6 +8,7 @@
 #include "core/xtce/xtce_export.hpp"
 #include "core/xtce/xtce_import.hpp"
 #include "core/xtce/xtce_schema.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -29,9 +30,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 std::string dataPath(const std::string& relative)
 {
-    return std::string(TELESTATION_REFERENCE_DATA_DIR) + "/" + relative;
+    return test::referenceDataDir() + "/" + relative;
 }
-std::string sourcePath(const std::string& relative) { return std::string(TELESTATION_SOURCE_DIR) + "/" + relative; }
+std::string sourcePath(const std::string& relative) { return test::sourceDir() + "/" + relative; }
 
 std::string joined(const Diagnostics& diagnostics, std::size_t limit = 20)
 {

@@ -4,6 +4,7 @@
 #include "core/xtce/xml_numbers.hpp"
 #include "core/xtce/xtce_import.hpp"
 #include "core/xtce/xtce_schema.hpp"
+#include "tests/support/test_paths.hpp"
 
 #include <QtTest>
 
@@ -21,7 +22,7 @@ namespace {
 
 std::string dataPath(const std::string& relative)
 {
-    return std::string(TELESTATION_REFERENCE_DATA_DIR) + "/" + relative;
+    return test::referenceDataDir() + "/" + relative;
 }
 
 std::string readAll(const std::string& path)

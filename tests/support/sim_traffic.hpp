@@ -1,0 +1,41 @@
+// The simulator as a test's sender (our "MockLink"): a stream configuration in a line, a simulator
+// stream made of it, and a run to its end, to a station's stream or to any address.
+#pragma once
+
+#include "core/mdb/model.hpp"
+#include "core/pipeline/station.hpp"
+#include "sim/engine/scenario.hpp"
+#include "sim/engine/sim_stream.hpp"
+#include "sim/engine/sim_summary.hpp"
+#include "tests/support/station_fixture.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace telestation::test {
+
+// Where a sender reaches a station's stream: udp:// for a UDP source, tcp:// for a tcp-listen one.
+[[nodiscard]] std::string streamAddress(const pipeline::Station& station, std::string_view stream);
+
+// A simulator stream "sim" sending `packets` (in equal shares) to `destination`: `count` packets (none:
+// until stopped) at `packetsPerSecond` (0: as fast as it can). Set faults, seed, generators or a
+// transport header on the result.
+[[nodiscard]] sim::StreamConfig traffic(std::string destination, const std::vector<std::string>& packets,
+                                        std::optional<std::uint64_t> count, double packetsPerSecond = 5000);
+
+// The simulator stream, not started; qFatal when it refuses the configuration (a mistake in the test).
+[[nodiscard]] std::unique_ptr<sim::SimStream> simulator(const sim::StreamConfig& config, const mdb::MissionDatabase& db);
+
+// Runs the configuration to its end (it needs a count) and says what was sent.
+sim::StreamSummary send(const sim::StreamConfig& config, const mdb::MissionDatabase& db);
+
+// The one-liner: `count` packets of `packets` to a station's stream, built from the station's database.
+sim::StreamSummary sendPackets(const pipeline::Station& station, std::string_view stream,
+                               const std::vector<std::string>& packets, std::uint64_t count,
+                               double packetsPerSecond = 5000);
+
+} // namespace telestation::test
