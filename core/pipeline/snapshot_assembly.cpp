@@ -9,30 +9,6 @@ namespace telestation::pipeline {
 
 namespace {
 
-void add(stats::PacketCounters& to, const stats::PacketCounters& from)
-{
-    to.packetsReceived += from.packetsReceived;
-    to.bytesReceived += from.bytesReceived;
-    to.packetsProcessed += from.packetsProcessed;
-    to.packetsRecorded += from.packetsRecorded;
-    to.bytesRecorded += from.bytesRecorded;
-    to.packetsForwarded += from.packetsForwarded;
-    to.bytesForwarded += from.bytesForwarded;
-    to.parametersDecoded += from.parametersDecoded;
-    to.unknown += from.unknown;
-    to.discarded += from.discarded;
-    to.malformed += from.malformed;
-    to.layoutErrors += from.layoutErrors;
-    to.longPackets += from.longPackets;
-    to.extraBytes += from.extraBytes;
-    to.networkDrops += from.networkDrops;
-    to.processDrops += from.processDrops;
-    to.recordDrops += from.recordDrops;
-    to.forwardDrops += from.forwardDrops;
-    to.recordErrors += from.recordErrors;
-    to.forwardErrors += from.forwardErrors;
-}
-
 // The counters of one packet type of a stream, from each writer thread's counters.
 stats::PacketCounters typeCounters(const Stream& s, std::uint32_t t)
 {
@@ -120,7 +96,7 @@ stats::StreamStats streamStats(const StationCore& core, const Stream& s, const s
             ts.secondaryId = def.secondaryId ? def.secondaryId->value : 0;
             setSequence(ts.counters, s.apidSequence[def.apid]);
         }
-        add(ss.counters, ts.counters);
+        ss.counters += ts.counters;
         // Types nobody has sent and nobody configured stay out of the snapshot; the unknown type is
         // always listed.
         if (t == kUnknownType || set.configured() || ts.counters.packetsReceived > 0)
@@ -185,11 +161,7 @@ stats::StationSnapshot assembleSnapshot(const StationCore& core)
     }
     for (const auto& s : core.streams) {
         stats::StreamStats ss = streamStats(core, *s, settings[s->id]);
-        add(snap.totals, ss.counters);
-        snap.totals.sequenceErrors += ss.counters.sequenceErrors;
-        snap.totals.packetsLost += ss.counters.packetsLost;
-        snap.totals.duplicates += ss.counters.duplicates;
-        snap.totals.largestGap = std::max(snap.totals.largestGap, ss.counters.largestGap);
+        snap.totals += ss.counters; // sequence numbers too: streams count their APIDs apart
         snap.streams.push_back(std::move(ss));
     }
     snap.forwards = forwardStats(core, destinations);

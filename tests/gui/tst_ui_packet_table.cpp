@@ -5,6 +5,7 @@
 // the cell as it was; the live counts equal the snapshot's counters of the stream's packet types.
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
+#include "core/mdb/sqlite_store.hpp"
 #include "core/stats/status_line.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "ui/dialogs/forward_editor_dialog.hpp"

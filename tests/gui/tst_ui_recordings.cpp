@@ -13,6 +13,7 @@
 #include "sim/engine/sim_stream.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/widgets/recordings_browser.hpp"
+#include "tests/support/test_paths.hpp"
 #include "tests/support/gui_session.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
@@ -336,7 +337,7 @@ private Q_SLOTS:
         sp.name = play.at(0).at(0).toString().toStdString();
         sp.source = play.at(0).at(1).toString().toStdString();
         profile.streams.push_back(sp);
-        profile.mdb = std::string(TELESTATION_DATA_DIR) + "/training.mdb";
+        profile.mdb = test::trainingDatabasePath();
         QString error;
         QVERIFY2(session.open(profile, {}, &error), qPrintable(error)); // what the session does on playRequested
         auto& station = *session.station();

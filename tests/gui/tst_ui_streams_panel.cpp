@@ -11,6 +11,7 @@
 #include "ui/dialogs/stream_dialog.hpp"
 #include "ui/models/streams_model.hpp"
 #include "ui/widgets/streams_panel.hpp"
+#include "tests/support/test_paths.hpp"
 #include "tests/support/gui_session.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
@@ -141,7 +142,7 @@ class TestStreamsPanel : public QObject {
     config::StationProfile profileOf(const std::vector<config::StreamProfile>& streams)
     {
         config::StationProfile profile;
-        profile.mdb = std::string(TELESTATION_DATA_DIR) + "/training.mdb";
+        profile.mdb = test::trainingDatabasePath();
         profile.recordingDirectory = m_dir.filePath(QStringLiteral("recordings")).toStdString();
         profile.streams = streams;
         return profile;

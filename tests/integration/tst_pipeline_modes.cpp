@@ -704,7 +704,7 @@ void TestPipelineModes::newestValuePollWithSmallBuffer()
 // removed pair is reported no more.
 void TestPipelineModes::newestValuePairsComeAndGo()
 {
-    const auto db = trainingDb();
+    const auto& db = test::trainingDatabase();
     config::StationProfile profile;
     QTemporaryDir dir;
     profile.recordingDirectory = dir.filePath("rec").toStdString();
@@ -742,15 +742,12 @@ void TestPipelineModes::newestValuePairsComeAndGo()
 
     std::array<u64, 2> received{};
     const auto sendTo = [&](const char* stream, u64 count) {
-        auto config = simConfig("sim", udpUrl(st->localPort(stream)), {"HK_Status"}, count, 10000);
+        auto config = test::traffic(udpUrl(st->localPort(stream)), {"HK_Status"}, count, 10000);
         config.generators = {{"HK_Status.UPTIME", counterGen(sim::ValueDomain::Raw, 500, 1)}};
-        auto sim = makeSim(config, db);
-        QVERIFY(sim);
-        sim->start();
-        sim->wait();
+        test::send(config, db);
         const std::size_t index = stream[0] == 'a' ? 0 : 1;
         received[index] += count;
-        QVERIFY(settle(*st, index, received[index]));
+        QVERIFY(settle(*st, stream, received[index]));
     };
     sendTo("a", 20);
     QCOMPARE(sub->poll(out), std::size_t{1}); // stream a's pair only

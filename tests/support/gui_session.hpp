@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/config/station_profile.hpp"
+#include "tests/support/test_paths.hpp"
 #include "ui/session/station_session.hpp"
 
 #include <QString>
@@ -18,7 +19,7 @@ inline std::unique_ptr<ui::StationSession> openSession(config::StationProfile pr
                                                        const pipeline::StationOptions& options = {})
 {
     if (profile.mdb.empty())
-        profile.mdb = std::string(TELESTATION_DATA_DIR) + "/training.mdb";
+        profile.mdb = test::trainingDatabasePath();
     auto session = std::make_unique<ui::StationSession>(nullptr, options);
     QString error;
     if (!session->open(profile, QString(), &error) && !session->station())
