@@ -605,6 +605,61 @@ template <typename Row> void KeyedTableModel::syncRows(std::vector<Row>& rows, s
         Q_EMIT dataChanged(index(first, 0), index(last, columnCount() - 1));
 }
 
+template <typename Row>
+ColumnTableModel<Row>::ColumnTableModel(const QMetaObject& model, std::span<const StatisticsColumn<Row>> columns,
+                                        QObject* parent)
+    : KeyedTableModel(parent), m_model(model), m_columns(columns)
+{
+}
+
+template <typename Row> int ColumnTableModel<Row>::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+template <typename Row> int ColumnTableModel<Row>::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
+}
+
+template <typename Row> QString ColumnTableModel<Row>::help(int column) const
+{
+    if (column < 0 || column >= columnCount())
+        return {};
+    return m_model.tr(m_columns[static_cast<std::size_t>(column)].help, nullptr);
+}
+
+template <typename Row> QString ColumnTableModel<Row>::cellToolTip(const Row&, int column) const
+{
+    return help(column);
+}
+
+template <typename Row> QVariant ColumnTableModel<Row>::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    if (role == Qt::ToolTipRole)
+        return cellToolTip(row, index.column());
+    return cellData(m_columns[static_cast<std::size_t>(index.column())], row, role);
+}
+
+template <typename Row>
+QVariant ColumnTableModel<Row>::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole)
+        return help(section);
+    if (role != Qt::DisplayRole || section < 0 || section >= columnCount())
+        return {};
+    return m_model.tr(m_columns[static_cast<std::size_t>(section)].header, nullptr);
+}
+
+template class ColumnTableModel<QueueStatisticsRow>;
+template class ColumnTableModel<ForwardStatisticsRow>;
+template class ColumnTableModel<ConsumerStatisticsRow>;
+
 // ---- QueueStatisticsModel -----------------------------------------------------------------------------
 
 // In Column order.
@@ -637,7 +692,10 @@ const std::array<StatisticsColumn<QueueStatisticsModel::Row>, QueueStatisticsMod
          [](const Row& r) { return countValue(r.queue.drops); }, nullptr, CellTone::Loss},
     }};
 
-QueueStatisticsModel::QueueStatisticsModel(QObject* parent) : KeyedTableModel(parent) {}
+QueueStatisticsModel::QueueStatisticsModel(QObject* parent)
+    : ColumnTableModel(staticMetaObject, kColumns, parent)
+{
+}
 
 QString QueueStatisticsModel::kindName(Kind kind)
 {
@@ -665,7 +723,7 @@ void QueueStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot)
             rows.push_back({stats::queueKey(s.name, queue), s.name, static_cast<Kind>(q), s.*queue.member});
         }
     }
-    syncRows(m_rows, std::move(rows));
+    setRows(std::move(rows));
 }
 
 int QueueStatisticsModel::rowOf(const QString& stream, Kind kind) const
@@ -678,36 +736,16 @@ int QueueStatisticsModel::rowOf(const QString& stream, Kind kind) const
     return -1;
 }
 
-int QueueStatisticsModel::rowCount(const QModelIndex& parent) const
+QString QueueStatisticsModel::cellToolTip(const Row& row, int column) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int QueueStatisticsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant QueueStatisticsModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
-        return {};
-    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
     const stats::QueueStats& q = row.queue;
-    if (role == Qt::ToolTipRole) {
-        if (index.column() == Fill)
-            return tr("%1 of %2 packets; high water %3; warning at %4")
-                .arg(countText(q.depth), countText(q.capacity), countText(q.highWater),
-                     q.warningThreshold > 0 ? countText(q.warningThreshold) : tr("none"));
-        return columnHelp(index.column());
-    }
-    return cellData(kColumns[static_cast<std::size_t>(index.column())], row, role);
+    if (column == Fill)
+        return tr("%1 of %2 packets; high water %3; warning at %4")
+            .arg(countText(q.depth), countText(q.capacity), countText(q.highWater),
+                 q.warningThreshold > 0 ? countText(q.warningThreshold) : tr("none"));
+    return columnHelp(column);
 }
 
-QVariant QueueStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    return headerDataOf<QueueStatisticsModel>(kColumns, section, orientation, role);
-}
 
 // ---- ForwardStatisticsModel ---------------------------------------------------------------------------
 
@@ -737,7 +775,10 @@ const std::array<StatisticsColumn<ForwardStatisticsModel::Row>, ForwardStatistic
          [](const Row& r) { return countValue(r.stats.disconnects); }},
     }};
 
-ForwardStatisticsModel::ForwardStatisticsModel(QObject* parent) : KeyedTableModel(parent) {}
+ForwardStatisticsModel::ForwardStatisticsModel(QObject* parent)
+    : ColumnTableModel(staticMetaObject, kColumns, parent)
+{
+}
 
 QString ForwardStatisticsModel::columnHelp(int column)
 {
@@ -750,32 +791,7 @@ void ForwardStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot)
     rows.reserve(snapshot.forwards.size());
     for (const auto& f : snapshot.forwards)
         rows.push_back({f.destination, f});
-    syncRows(m_rows, std::move(rows));
-}
-
-int ForwardStatisticsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int ForwardStatisticsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant ForwardStatisticsModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
-        return {};
-    if (role == Qt::ToolTipRole)
-        return columnHelp(index.column());
-    return cellData(kColumns[static_cast<std::size_t>(index.column())], m_rows[static_cast<std::size_t>(index.row())],
-                    role);
-}
-
-QVariant ForwardStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    return headerDataOf<ForwardStatisticsModel>(kColumns, section, orientation, role);
+    setRows(std::move(rows));
 }
 
 // ---- ConsumerStatisticsModel --------------------------------------------------------------------------
@@ -818,7 +834,10 @@ const std::array<StatisticsColumn<ConsumerStatisticsModel::Row>, ConsumerStatist
          [](const Row& r) { return countValue(r.stats.delivered); }},
     }};
 
-ConsumerStatisticsModel::ConsumerStatisticsModel(QObject* parent) : KeyedTableModel(parent) {}
+ConsumerStatisticsModel::ConsumerStatisticsModel(QObject* parent)
+    : ColumnTableModel(staticMetaObject, kColumns, parent)
+{
+}
 
 QString ConsumerStatisticsModel::columnHelp(int column)
 {
@@ -832,32 +851,7 @@ void ConsumerStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot
     rows.reserve(keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i)
         rows.push_back({keys[i], snapshot.consumers[i]});
-    syncRows(m_rows, std::move(rows));
-}
-
-int ConsumerStatisticsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-int ConsumerStatisticsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant ConsumerStatisticsModel::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
-        return {};
-    if (role == Qt::ToolTipRole)
-        return columnHelp(index.column());
-    return cellData(kColumns[static_cast<std::size_t>(index.column())], m_rows[static_cast<std::size_t>(index.row())],
-                    role);
-}
-
-QVariant ConsumerStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    return headerDataOf<ConsumerStatisticsModel>(kColumns, section, orientation, role);
+    setRows(std::move(rows));
 }
 
 } // namespace telestation::ui

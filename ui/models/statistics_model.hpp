@@ -14,9 +14,11 @@
 #include <QAbstractTableModel>
 #include <QString>
 #include <QVariant>
+#include <QMetaObject>
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -148,14 +150,59 @@ protected:
     template <typename Row> void syncRows(std::vector<Row>& rows, std::vector<Row> next);
 };
 
+// The rows of the flat tables (a `key` and operator== for KeyedTableModel::syncRows).
+struct ForwardStatisticsRow {
+    std::string key;
+    stats::ForwardStats stats;
+    friend bool operator==(const ForwardStatisticsRow&, const ForwardStatisticsRow&) = default;
+};
+struct ConsumerStatisticsRow {
+    std::string key;
+    stats::ConsumerStats stats;
+    friend bool operator==(const ConsumerStatisticsRow&, const ConsumerStatisticsRow&) = default;
+};
+
+// A flat statistics table whose columns are described once (`columns`, translated in the context of
+// the model's class): rowCount, columnCount, data and headerData are written here, once, for all.
+template <typename Row> class ColumnTableModel : public KeyedTableModel {
+public:
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+protected:
+    ColumnTableModel(const QMetaObject& model, std::span<const StatisticsColumn<Row>> columns, QObject* parent);
+    // The operator's explanation of a column (header and cell tool tips).
+    [[nodiscard]] QString help(int column) const;
+    // A cell's tool tip: the column's help, unless the model has more to say.
+    [[nodiscard]] virtual QString cellToolTip(const Row& row, int column) const;
+    void setRows(std::vector<Row> rows) { syncRows(m_rows, std::move(rows)); }
+
+    std::vector<Row> m_rows;
+
+private:
+    const QMetaObject& m_model;
+    std::span<const StatisticsColumn<Row>> m_columns;
+};
+
 // Four rows per stream: its network, process, record and forward packet queues.
-class QueueStatisticsModel : public KeyedTableModel {
+enum class QueueKind { Network, Process, Record, Forward }; // in kStreamQueues' order
+struct QueueStatisticsRow {
+    std::string key;
+    std::string stream;
+    QueueKind kind = QueueKind::Network;
+    stats::QueueStats queue;
+    friend bool operator==(const QueueStatisticsRow&, const QueueStatisticsRow&) = default;
+};
+
+class QueueStatisticsModel : public ColumnTableModel<QueueStatisticsRow> {
     Q_OBJECT
 
 public:
     // Fill: the bar (kQueueLevelRole; its value is depth / capacity, 0..1); Depth: the number.
     enum Column { Stream, Queue, Fill, Depth, Capacity, HighWater, WarningThreshold, Warnings, Drops, ColumnCount };
-    enum class Kind { Network, Process, Record, Forward };
+    using Kind = QueueKind;
     static constexpr int kQueuesPerStream = static_cast<int>(stats::kStreamQueues.size());
 
     explicit QueueStatisticsModel(QObject* parent = nullptr);
@@ -164,26 +211,16 @@ public:
     [[nodiscard]] int rowOf(const QString& stream, Kind kind) const; // -1 when absent
     [[nodiscard]] static QString kindName(Kind kind);
 
-    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     [[nodiscard]] static QString columnHelp(int column);
 
 private:
-    struct Row {
-        std::string key;
-        std::string stream;
-        Kind kind = Kind::Network;
-        stats::QueueStats queue;
-        friend bool operator==(const Row&, const Row&) = default;
-    };
+    using Row = QueueStatisticsRow;
+    [[nodiscard]] QString cellToolTip(const Row& row, int column) const override;
     static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
-    std::vector<Row> m_rows;
 };
 
 // The forward destinations (shared by every stream): state and counts.
-class ForwardStatisticsModel : public KeyedTableModel {
+class ForwardStatisticsModel : public ColumnTableModel<ForwardStatisticsRow> {
     Q_OBJECT
 
 public:
@@ -193,24 +230,15 @@ public:
 
     void setSnapshot(const stats::StationSnapshot& snapshot);
 
-    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     [[nodiscard]] static QString columnHelp(int column);
 
 private:
-    struct Row {
-        std::string key;
-        stats::ForwardStats stats;
-        friend bool operator==(const Row&, const Row&) = default;
-    };
+    using Row = ForwardStatisticsRow;
     static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
-    std::vector<Row> m_rows;
 };
 
 // The API consumers (packet and parameter subscriptions) with their queues.
-class ConsumerStatisticsModel : public KeyedTableModel {
+class ConsumerStatisticsModel : public ColumnTableModel<ConsumerStatisticsRow> {
     Q_OBJECT
 
 public:
@@ -221,20 +249,11 @@ public:
 
     void setSnapshot(const stats::StationSnapshot& snapshot);
 
-    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     [[nodiscard]] static QString columnHelp(int column);
 
 private:
-    struct Row {
-        std::string key;
-        stats::ConsumerStats stats;
-        friend bool operator==(const Row&, const Row&) = default;
-    };
+    using Row = ConsumerStatisticsRow;
     static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
-    std::vector<Row> m_rows;
 };
 
 } // namespace telestation::ui
