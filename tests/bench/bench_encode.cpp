@@ -4,6 +4,7 @@
 // prints parameters per second, in all and per kind of call. Not a test: run it from a release build.
 //
 //   build/release/bin/bench_encode [--mdb FILE] [--packet NAME] [--seconds S]
+#include "core/common/clock.hpp"
 #include "tests/bench/bench_support.hpp"
 #include "core/decode/decode_plan.hpp"
 #include "core/decode/encoder.hpp"
@@ -40,9 +41,7 @@ struct Work {
 
 double threadCpuSeconds()
 {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+    return double(clock::threadCpuNs()) * 1e-9;
 }
 
 } // namespace

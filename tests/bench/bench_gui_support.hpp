@@ -3,6 +3,7 @@
 // station to take in what the simulator sent.
 #pragma once
 
+#include "core/common/clock.hpp"
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
 
@@ -24,16 +25,12 @@ namespace telestation::bench {
 
 inline double threadCpuSeconds()
 {
-    timespec ts{};
-    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    return static_cast<double>(clock::threadCpuNs()) * 1e-9;
 }
 
 inline double processCpuSeconds()
 {
-    timespec ts{};
-    ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+    return static_cast<double>(clock::processCpuNs()) * 1e-9;
 }
 
 inline double percentile(std::vector<double> v, double q)

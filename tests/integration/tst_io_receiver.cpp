@@ -6,6 +6,7 @@
 // poll() waits, no allocation in steady-state polls, and the open errors.
 #include "tests/support/allocation_counter.hpp"
 #include "core/ccsds/space_packet.hpp"
+#include "core/common/clock.hpp"
 #include "core/io/endpoint.hpp"
 #include "core/io/receiver.hpp"
 #include "core/io/sender.hpp"
@@ -103,13 +104,6 @@ std::uint64_t totalBytes(const std::vector<Bytes>& packets)
     for (const Bytes& p : packets)
         total += p.size();
     return total;
-}
-
-std::int64_t realtimeNs()
-{
-    timespec now{};
-    ::clock_gettime(CLOCK_REALTIME, &now);
-    return static_cast<std::int64_t>(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
 // ---- sinks and pumps ----------------------------------------------------------------------------
@@ -426,7 +420,7 @@ void TestIoReceiver::udpDelivers()
     QVERIFY2(sender, qPrintable(error));
 
     const std::vector<Bytes> packets = makeRuns(42, kCount);
-    const std::int64_t before = realtimeNs();
+    const std::int64_t before = clock::realtimeNs();
     CollectingSink sink;
     sink.frames.reserve(kCount);
     {
@@ -443,7 +437,7 @@ void TestIoReceiver::udpDelivers()
         }
         QVERIFY2(waitUntil([&] { return receiver->stats().packets == kCount; }, 10s), qPrintable(describe(*receiver)));
     }
-    const std::int64_t after = realtimeNs();
+    const std::int64_t after = clock::realtimeNs();
 
     QCOMPARE(sink.frames.size(), kCount);
     const qsizetype differs = firstDifference(sink.frames, packets);

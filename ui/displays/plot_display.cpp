@@ -1,5 +1,7 @@
 #include "ui/displays/plot_display.hpp"
 
+#include "core/common/clock.hpp"
+
 #include "ui/plotting/aligned_legend.hpp"
 #include "ui/plotting/decimated_series.hpp"
 #include "ui/plotting/plot_theme.hpp"
@@ -8,7 +10,6 @@
 #include "ui/plotting/time_zoomer.hpp"
 
 #include <QComboBox>
-#include <QDateTime>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -452,7 +453,7 @@ void PlotDisplay::updateLiveRange()
     }
     // Without data, the window ends now, so that the time axis reads sensibly from the start.
     if (!std::isfinite(newest))
-        newest = static_cast<double>(QDateTime::currentMSecsSinceEpoch()) / kMsPerSecond;
+        newest = static_cast<double>(clock::realtimeNs()) * 1e-9;
     m_view = {newest - m_window, newest};
 }
 
