@@ -294,7 +294,10 @@ void TestAppHeadless::anXtceMissionReceivesItsRealPackets()
     const QString profile = dir.filePath(QStringLiteral("station.json"));
     QFile f(profile);
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(QStringLiteral(R"({"mdb": "mission.xml", "streams": [{"name": "tm", "source": "udp://127.0.0.1:%1"}]})")
+    // Queues that hold the whole file: the test checks decoding, not speed, and must not lose packets
+    // on a slow (sanitizer) build or a busy machine.
+    f.write(QStringLiteral(R"({"mdb": "mission.xml", "queues": {"networkPacketQueueSize": 16384, )"
+                           R"("processPacketQueueSize": 16384}, "streams": [{"name": "tm", "source": "udp://127.0.0.1:%1"}]})")
                 .arg(port)
                 .toUtf8());
     f.close();
