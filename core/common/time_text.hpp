@@ -8,8 +8,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace telestation::text {
@@ -84,6 +86,26 @@ namespace telestation::text {
     if (seconds < 0 || seconds > (std::numeric_limits<std::int64_t>::max() - fraction) / kNsPerSecond)
         return std::nullopt;
     return seconds * kNsPerSecond + fraction;
+}
+
+// The inverse of parseTimeNs: "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ" (UTC, always nine fraction digits).
+[[nodiscard]] inline std::string formatTimeNs(std::int64_t timeNs)
+{
+    constexpr std::int64_t kNsPerSecond = 1'000'000'000;
+    std::int64_t seconds = timeNs / kNsPerSecond;
+    std::int64_t fraction = timeNs % kNsPerSecond;
+    if (fraction < 0) {
+        fraction += kNsPerSecond;
+        --seconds;
+    }
+    const std::chrono::sys_days days{std::chrono::days(seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)};
+    const std::int64_t inDay = seconds - days.time_since_epoch().count() * 86400;
+    const std::chrono::year_month_day date{days};
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%09lldZ", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()), static_cast<int>(inDay / 3600),
+                  static_cast<int>(inDay / 60 % 60), static_cast<int>(inDay % 60), static_cast<long long>(fraction));
+    return buf;
 }
 
 } // namespace telestation::text
