@@ -67,7 +67,30 @@ struct StreamProfile {
     bool recordUnknown = false;
     std::vector<std::string> forwardUnknown;
     std::vector<PacketSettings> packets;      // at most one entry per packet name or (apid, secondaryId)
+    // A running stream with no packet for this long is reported stale (an event and an alarm) until
+    // packets come again; 0 = never. Seconds, 0 or 0.1 .. 86400.
+    double staleAfterSeconds = 5;
     friend bool operator==(const StreamProfile&, const StreamProfile&) = default;
+};
+
+// An operator's limits for one parameter in this station profile, in place of the mission database's
+// (the audit trail of every change is in the event log). Disabled: no limit checking at all. Enabled:
+// numeric limits on the calibrated value, each bound optional (an absent bound never trips); must be
+// ordered redLow <= yellowLow <= yellowHigh <= redHigh where given. An enumeration's expected states
+// cannot be changed here, only disabled.
+struct LimitSetting {
+    std::string parameter; // qualified name, "PACKET.PARAMETER"
+    bool enabled = true;
+    std::optional<double> redLow, yellowLow, yellowHigh, redHigh;
+    friend bool operator==(const LimitSetting&, const LimitSetting&) = default;
+};
+
+// Where and how long the station keeps its events (docs/station-profile.md, "events").
+struct EventOptions {
+    bool archive = true;      // store every event in a SQLite archive
+    std::string archiveFile;  // "" = events.sqlite in the recording directory; relative to the profile
+    int retentionDays = 90;   // events older than this are deleted; 0 = keep forever
+    friend bool operator==(const EventOptions&, const EventOptions&) = default;
 };
 
 // Queue options under TReK's names (TReK Release 1 defaults in the comments; those values are
@@ -89,6 +112,8 @@ struct StationProfile {
     std::string logDirectory = "logs";
     std::string logLevel = "info";     // trace, debug, info, warning, error
     QueueOptions queues;
+    EventOptions events;
+    std::vector<LimitSetting> limits;  // at most one per parameter
     std::vector<StreamProfile> streams;
     friend bool operator==(const StationProfile&, const StationProfile&) = default;
 };
