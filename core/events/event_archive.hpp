@@ -1,7 +1,7 @@
 // EventArchive: the station's events (alarm changes included) in a SQLite database in WAL mode beside
 // the recordings (`<recordingDirectory>/events.sqlite` by default), kept across restarts and queried by
-// time range, severity, kind, stream and text. One writer (the station); any number of readers (the
-// GUI's event history, tools) may open the same file read-only at the same time.
+// time range, severity, kind, stream and text. One writer (the station, through EventStore); any number
+// of readers (the GUI's event history, tools) may open the same file read-only at the same time.
 #pragma once
 
 #include "core/common/result.hpp"
@@ -24,15 +24,27 @@ struct EventFilter {
     std::optional<Severity> minSeverity;  // this severity and above
     std::optional<EventKind> kind;
     std::string stream;                   // exact; "" = any
-    std::string text;                     // a case-insensitive substring of text, parameter, packet type or detail; "" = any
+    // A substring of text, parameter, packet type or detail; "" = any. Case-insensitive for ASCII
+    // letters (SQLite's LIKE); other letters match as written.
+    std::string text;
     std::size_t limit = 10'000;           // at most this many rows
     bool newestFirst = false;             // false: oldest first (from fromNs); true: newest first (back from toNs)
+
+    // Where a row sits in the archive's order (time, then id). Paging: set `after` to the last row of
+    // the previous page to get the rows that follow it in this filter's direction. Events often share
+    // a timestamp (one tick's batch), so a time alone would skip or repeat some at a page boundary.
+    struct Position {
+        std::int64_t timeNs = 0;
+        std::int64_t id = 0;
+    };
+    std::optional<Position> after;
 };
 
 // An event as stored: the archive's own id (unique across runs) with the event.
 struct ArchivedEvent {
     std::int64_t id = 0;
     Event event;
+    [[nodiscard]] EventFilter::Position position() const noexcept { return {event.timeNs, id}; }
 };
 
 class EventArchive {
@@ -44,7 +56,8 @@ public:
     EventArchive& operator=(EventArchive&&) noexcept;
     ~EventArchive();
 
-    // Appends the events in one transaction (all or none).
+    // Appends the events in one transaction (all or none). Fails, writing nothing, when the file was
+    // deleted or replaced since it was opened (SQLite would go on writing into the deleted file).
     [[nodiscard]] Status append(std::span<const Event> events);
     [[nodiscard]] Result<std::vector<ArchivedEvent>> query(const EventFilter& filter) const;
     // Deletes events older than cutoffNs; returns how many.
@@ -59,39 +72,8 @@ private:
 };
 
 // CSV with a header row (time as ISO 8601 UTC with ns, severity, kind, stream, packet type, parameter,
-// detail, text, count, amount, value, limit, limit state, user); fields quoted per RFC 4180.
+// detail, text, count, amount, value, limit, limit state, user); fields quoted per RFC 4180 (CRLF
+// line ends; a field with a comma, quote, CR or LF in quotes, its quotes doubled). NaN: an empty field.
 void writeCsv(std::span<const ArchivedEvent> events, std::ostream& out);
-
-// EventStore: the station's side of the archive. Takes every batch of events from the station's event
-// thread; a failure (disk full, file removed, permissions) stops storage and reports it as an
-// EventStorage event, never stopping the station; events that arrive meanwhile wait in memory (up to
-// kPendingMax, then counted as not stored) and storage is tried again every kRetryNs. Applies the
-// retention (days) when opened and once an hour.
-class EventStore {
-public:
-    static constexpr std::size_t kPendingMax = 100'000;
-    static constexpr std::int64_t kRetryNs = 30'000'000'000;
-
-    EventStore(std::string path, int retentionDays);
-    // Stores a batch (may be empty: time passing drives retries and retention). Returns EventStorage
-    // events to report (storage stopped with the reason, storage resumed, events not stored).
-    [[nodiscard]] std::vector<Event> store(std::span<const Event> events, std::int64_t nowNs);
-    [[nodiscard]] bool healthy() const noexcept;
-    [[nodiscard]] std::uint64_t stored() const noexcept;
-    [[nodiscard]] std::uint64_t notStored() const noexcept;  // dropped after kPendingMax
-    [[nodiscard]] const std::string& path() const noexcept;
-    [[nodiscard]] const std::string& lastError() const noexcept;
-
-private:
-    std::string m_path;
-    int m_retentionDays;
-    std::optional<EventArchive> m_archive;
-    std::vector<Event> m_pending;
-    bool m_healthy = true;
-    std::int64_t m_nextTryNs = 0;
-    std::int64_t m_nextRetentionNs = 0;
-    std::uint64_t m_stored = 0, m_notStored = 0;
-    std::string m_lastError;
-};
 
 } // namespace telestation::events
