@@ -1,5 +1,6 @@
 #include "core/config/station_profile.hpp"
 
+#include "core/config/profile_detail.hpp"
 #include "core/io/endpoint.hpp"
 #include "core/json/json_reading.hpp"
 
@@ -18,10 +19,84 @@
 
 namespace telestation::config {
 
+// ---- detail::ProfileReader: diagnostics and typed values, shared with profile_events.cpp -------
+
+namespace detail {
+
+std::string shown(const Json& value)
+{
+    return json::shown(value, 48, json::StringStyle::SingleQuoted);
+}
+
+void ProfileReader::add(Severity severity, const std::string& path, std::string_view message)
+{
+    diagnostics.push_back(Diagnostic{severity, path + ": " + std::string(message), SourceLocation{m_file, 0, 0}});
+}
+
+bool ProfileReader::expect(const Json& value, const std::string& path, bool ok, std::string_view expected)
+{
+    if (!ok)
+        error(path, "expected " + std::string(expected) + ", got " + json::describe(value));
+    return ok;
+}
+
+bool ProfileReader::readString(const Json& value, const std::string& path, std::string& out)
+{
+    if (!expect(value, path, value.is_string(), "a string"))
+        return false;
+    out = value.get<std::string>();
+    return true;
+}
+
+bool ProfileReader::readBool(const Json& value, const std::string& path, bool& out)
+{
+    if (!expect(value, path, value.is_boolean(), "a boolean (true or false)"))
+        return false;
+    out = value.get<bool>();
+    return true;
+}
+
+bool ProfileReader::readInteger(const Json& value, const std::string& path, std::uint64_t minimum,
+                                std::uint64_t maximum, std::string_view what, std::uint64_t& out)
+{
+    constexpr double kMaxExactInteger = 9007199254740992.0; // 2^53
+    if (!expect(value, path, value.is_number(), what))
+        return false;
+    bool inRange = false;
+    if (value.is_number_unsigned()) {
+        out = value.get<std::uint64_t>();
+        inRange = true;
+    } else if (value.is_number_float()) {
+        // 1e6 is a float to the parser but a whole number to the operator.
+        const double number = value.get<double>();
+        if (std::isfinite(number) && std::floor(number) == number && number >= 0 && number <= kMaxExactInteger) {
+            out = static_cast<std::uint64_t>(number);
+            inRange = true;
+        }
+    } // negative integers: nlohmann keeps non-negative ones unsigned
+    if (!inRange || out < minimum || out > maximum) {
+        error(path, shown(value) + " is not " + std::string(what));
+        return false;
+    }
+    return true;
+}
+
+bool ProfileReader::readNumber(const Json& value, const std::string& path, std::string_view what, double& out)
+{
+    // The JSON parser refuses numbers beyond a double's range already; NaN and infinities have no JSON form.
+    if (!expect(value, path, value.is_number() && std::isfinite(value.get<double>()), what))
+        return false;
+    out = value.get<double>();
+    return true;
+}
+
+} // namespace detail
+
 namespace {
 
-using Json = nlohmann::json;
-using OrderedJson = nlohmann::ordered_json;
+using detail::Json;
+using detail::OrderedJson;
+using detail::shown;
 namespace fs = std::filesystem;
 
 // ---- Limits (docs/station-profile.md) -----------------------------------------------------------
@@ -32,16 +107,17 @@ constexpr std::uint64_t kMinRecordFileSize = 65'536;
 constexpr std::uint64_t kMaxRecordFileSize = 1ull << 40;
 constexpr std::uint64_t kMaxApid = 2047;
 constexpr std::uint64_t kMaxTransportHeaderBytes = 65'535;
-constexpr double kMaxExactInteger = 9007199254740992.0; // 2^53
+constexpr double kMinStaleSeconds = 0.1; // besides 0 = never
+constexpr double kMaxStaleSeconds = 86'400;
 
-constexpr std::array<std::string_view, 6> kTopKeys{"mdb", "recordingDirectory", "logDirectory", "logLevel",
-                                                   "queues", "streams"};
+constexpr std::array<std::string_view, 8> kTopKeys{"mdb",    "recordingDirectory", "logDirectory", "logLevel",
+                                                   "queues", "events",             "limits",       "streams"};
 constexpr std::array<std::string_view, 7> kQueueKeys{
     "networkPacketQueueSize", "networkPacketQueueWarningThreshold", "processPacketQueueSize",
     "recordPacketQueueSize",  "forwardPacketQueueSize",             "processedParameterQueueSize",
     "maxRecordFileSize"};
-constexpr std::array<std::string_view, 6> kStreamKeys{"name",    "source",         "transportHeaderBytes",
-                                                      "enabled", "unknownPackets", "packets"};
+constexpr std::array<std::string_view, 7> kStreamKeys{
+    "name", "source", "transportHeaderBytes", "enabled", "staleAfterSeconds", "unknownPackets", "packets"};
 constexpr std::array<std::string_view, 3> kUnknownKeys{"mode", "record", "forward"};
 constexpr std::array<std::string_view, 6> kPacketKeys{"packet", "apid", "secondaryId", "mode", "record", "forward"};
 constexpr std::array<std::string_view, 5> kLogLevels{"trace", "debug", "info", "warning", "error"};
@@ -63,12 +139,6 @@ using json::joined;
 using json::member;
 using json::parseDocument; // parseProfile's parameter `json` hides the namespace there
 
-// A value as written, for messages: strings in single quotes, others as JSON; long ones shortened.
-std::string shown(const Json& value)
-{
-    return json::shown(value, 48, json::StringStyle::SingleQuoted);
-}
-
 // ---- Reading the DOM, collecting every problem --------------------------------------------------
 
 bool isWellFormedName(std::string_view name) noexcept
@@ -78,14 +148,9 @@ bool isWellFormedName(std::string_view name) noexcept
     });
 }
 
-class Reader {
+class Reader : public detail::ProfileReader {
 public:
-    explicit Reader(std::string file) : m_file(std::move(file)) {}
-
-    Diagnostics diagnostics;
-
-    void error(const std::string& path, std::string_view message) { add(Severity::Error, path, message); }
-    void warning(const std::string& path, std::string_view message) { add(Severity::Warning, path, message); }
+    using ProfileReader::ProfileReader;
 
     void readProfile(const Json& root, StationProfile& profile)
     {
@@ -110,6 +175,10 @@ public:
         }
         if (const auto it = root.find("queues"); it != root.end())
             readQueues(*it, member(path, "queues"), profile.queues);
+        if (const auto it = root.find("events"); it != root.end())
+            detail::readEvents(*this, *it, member(path, "events"), profile.events);
+        if (const auto it = root.find("limits"); it != root.end())
+            detail::readLimits(*this, *it, member(path, "limits"), profile.limits);
 
         const std::string streamsPath = member(path, "streams");
         const auto streams = root.find("streams");
@@ -125,70 +194,6 @@ public:
     }
 
 private:
-    std::string m_file;
-
-    void add(Severity severity, const std::string& path, std::string_view message)
-    {
-        diagnostics.push_back(Diagnostic{severity, path + ": " + std::string(message), SourceLocation{m_file, 0, 0}});
-    }
-
-    bool expect(const Json& value, const std::string& path, bool ok, std::string_view expected)
-    {
-        if (!ok)
-            error(path, "expected " + std::string(expected) + ", got " + json::describe(value));
-        return ok;
-    }
-
-    template <typename Keys>
-    void checkKeys(const Json& object, const std::string& path, const Keys& allowed, std::string_view owner)
-    {
-        for (const auto& item : object.items()) {
-            if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-                error(member(path, item.key()), "unknown key; " + std::string(owner) + " takes " + joined(allowed));
-        }
-    }
-
-    bool readString(const Json& value, const std::string& path, std::string& out)
-    {
-        if (!expect(value, path, value.is_string(), "a string"))
-            return false;
-        out = value.get<std::string>();
-        return true;
-    }
-
-    bool readBool(const Json& value, const std::string& path, bool& out)
-    {
-        if (!expect(value, path, value.is_boolean(), "a boolean (true or false)"))
-            return false;
-        out = value.get<bool>();
-        return true;
-    }
-
-    // A whole number in [minimum, maximum]; `what` names it with its range for the message.
-    bool readInteger(const Json& value, const std::string& path, std::uint64_t minimum, std::uint64_t maximum,
-                     std::string_view what, std::uint64_t& out)
-    {
-        if (!expect(value, path, value.is_number(), what))
-            return false;
-        bool inRange = false;
-        if (value.is_number_unsigned()) {
-            out = value.get<std::uint64_t>();
-            inRange = true;
-        } else if (value.is_number_float()) {
-            // 1e6 is a float to the parser but a whole number to the operator.
-            const double number = value.get<double>();
-            if (std::isfinite(number) && std::floor(number) == number && number >= 0 && number <= kMaxExactInteger) {
-                out = static_cast<std::uint64_t>(number);
-                inRange = true;
-            }
-        } // negative integers: nlohmann keeps non-negative ones unsigned
-        if (!inRange || out < minimum || out > maximum) {
-            error(path, shown(value) + " is not " + std::string(what));
-            return false;
-        }
-        return true;
-    }
-
     void readDirectory(const Json& object, const std::string& path, std::string_view key, std::string& out)
     {
         const auto it = object.find(key);
@@ -294,11 +299,26 @@ private:
         }
         if (const auto it = value.find("enabled"); it != value.end())
             readBool(*it, member(path, "enabled"), stream.enabled);
+        if (const auto it = value.find("staleAfterSeconds"); it != value.end())
+            readStaleTime(*it, member(path, "staleAfterSeconds"), stream.staleAfterSeconds);
         if (const auto it = value.find("unknownPackets"); it != value.end())
             readUnknown(*it, member(path, "unknownPackets"), stream);
         if (const auto it = value.find("packets"); it != value.end())
             readPackets(*it, member(path, "packets"), stream.packets);
         return true;
+    }
+
+    void readStaleTime(const Json& value, const std::string& path, double& out)
+    {
+        constexpr std::string_view kWhat = "a number of seconds (0 = never stale, or 0.1..86400)";
+        double seconds = 0;
+        if (!readNumber(value, path, kWhat, seconds))
+            return;
+        if (seconds != 0 && !(seconds >= kMinStaleSeconds && seconds <= kMaxStaleSeconds)) {
+            error(path, shown(value) + " is not " + std::string(kWhat));
+            return;
+        }
+        out = seconds;
     }
 
     std::optional<io::Endpoint> checkSource(const std::string& url, const std::string& path)
@@ -498,6 +518,8 @@ OrderedJson streamToJson(const StreamProfile& stream)
         out["transportHeaderBytes"] = stream.transportHeaderBytes;
     if (stream.enabled != defaults.enabled)
         out["enabled"] = stream.enabled;
+    if (stream.staleAfterSeconds != defaults.staleAfterSeconds)
+        out["staleAfterSeconds"] = stream.staleAfterSeconds;
     OrderedJson unknown = OrderedJson::object();
     if (stream.unknownMode != defaults.unknownMode)
         unknown["mode"] = toString(stream.unknownMode);
@@ -614,6 +636,8 @@ ProfileLoad loadProfileFile(const std::string& path)
         profile.mdb = resolved(base, profile.mdb);
     profile.recordingDirectory = resolved(base, profile.recordingDirectory);
     profile.logDirectory = resolved(base, profile.logDirectory);
+    if (!profile.events.archiveFile.empty()) // "" is events.sqlite in the recording directory, resolved above
+        profile.events.archiveFile = resolved(base, profile.events.archiveFile);
     for (StreamProfile& stream : profile.streams) {
         auto endpoint = io::parseEndpoint(stream.source);
         if (endpoint && endpoint->scheme == io::Scheme::File) {
@@ -646,6 +670,10 @@ std::string profileToJson(const StationProfile& profile)
         queues["maxRecordFileSize"] = profile.queues.maxRecordFileSize;
     if (!queues.empty())
         root["queues"] = std::move(queues);
+    if (OrderedJson events = detail::eventsToJson(profile.events); !events.empty())
+        root["events"] = std::move(events);
+    if (OrderedJson limits = detail::limitsToJson(profile.limits); !limits.empty())
+        root["limits"] = std::move(limits);
 
     OrderedJson streams = OrderedJson::array();
     for (const StreamProfile& stream : profile.streams)

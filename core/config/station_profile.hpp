@@ -77,7 +77,9 @@ struct StreamProfile {
 // (the audit trail of every change is in the event log). Disabled: no limit checking at all. Enabled:
 // numeric limits on the calibrated value, each bound optional (an absent bound never trips); must be
 // ordered redLow <= yellowLow <= yellowHigh <= redHigh where given. An enumeration's expected states
-// cannot be changed here, only disabled.
+// cannot be changed here, only disabled. Reading the profile checks the name's form only: whether the
+// parameter exists is checked by the station when it applies the profile (the parser does not know the
+// mission database).
 struct LimitSetting {
     std::string parameter; // qualified name, "PACKET.PARAMETER"
     bool enabled = true;
@@ -128,8 +130,8 @@ struct ProfileLoad {
     [[nodiscard]] bool ok() const { return !hasErrors(diagnostics); }
 };
 [[nodiscard]] ProfileLoad parseProfile(std::string_view json, std::string_view fileName = "<string>");
-// Reads a file; relative paths in it (mdb, recordingDirectory, logDirectory, file:// sources) are made
-// absolute against the profile's directory.
+// Reads a file; relative paths in it (mdb, recordingDirectory, logDirectory, events.archiveFile, file://
+// sources) are made absolute against the profile's directory.
 [[nodiscard]] ProfileLoad loadProfileFile(const std::string& path);
 // Canonical JSON (stable key order, defaults omitted) that parseProfile reads back equal.
 [[nodiscard]] std::string profileToJson(const StationProfile& profile);

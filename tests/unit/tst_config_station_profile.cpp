@@ -1,7 +1,8 @@
 // Station profiles: the example in resources loads cleanly and names only packet types of the training
 // database; every kind of mistake is reported with its JSON path, several at once; TReK's small queue
-// defaults are accepted; profileToJson omits defaults, keeps a stable key order and reads back equal;
-// files: relative paths, syntax errors with line and column, missing files, atomic saves.
+// defaults are accepted; a stream's stale time, the event archive's options and the operators' limits
+// are read with their defaults and checks; profileToJson omits defaults, keeps a stable key order and
+// reads back equal; files: relative paths, syntax errors with line and column, missing files, atomic saves.
 #include "core/config/station_profile.hpp"
 #include "core/mdb/text_format.hpp"
 #include "tests/support/test_paths.hpp"
@@ -17,10 +18,13 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 using namespace telestation;
+using config::EventOptions;
+using config::LimitSetting;
 using config::PacketSettings;
 using config::ProcessingMode;
 using config::StationProfile;
@@ -53,6 +57,17 @@ QString packets(const QString& entries)
 QString queues(const QString& members)
 {
     return profileOf({kStreamA}, "\"queues\": {" + members + "}");
+}
+
+QString events(const QString& members)
+{
+    return profileOf({kStreamA}, "\"events\": {" + members + "}");
+}
+
+// A profile whose limits list holds these entries.
+QString limits(const QString& entries)
+{
+    return profileOf({kStreamA}, "\"limits\": [" + entries + "]");
 }
 
 std::vector<Diagnostic> ofSeverity(const Diagnostics& diagnostics, Severity severity)
@@ -104,12 +119,29 @@ StationProfile richProfile()
     p.queues.forwardPacketQueueSize = 333;
     p.queues.processedParameterQueueSize = 77;
     p.queues.maxRecordFileSize = 1ull << 40;
+    p.events.archive = false;
+    p.events.archiveFile = "/var/lib/telestation/events/archive.sqlite";
+    p.events.retentionDays = 36500;
+    LimitSetting cpu; // every bound
+    cpu.parameter = "Packet5.CPU_LOAD";
+    cpu.redLow = -1e300;
+    cpu.yellowLow = -0.125;
+    cpu.yellowHigh = 80;
+    cpu.redHigh = 95.5;
+    LimitSetting mode; // off, no bound
+    mode.parameter = "Packet7.MODE";
+    mode.enabled = false;
+    LimitSetting idex; // one bound; an XTCE path and an aggregate member
+    idex.parameter = "/IDEX/Sci0TypeZero.POS.x";
+    idex.yellowHigh = 1;
+    p.limits = {cpu, mode, idex};
 
     StreamProfile a;
     a.name = "Down-Link_1";
     a.source = "udp://239.1.2.3:5000?iface=10.0.0.1";
     a.transportHeaderBytes = 65535;
     a.enabled = false;
+    a.staleAfterSeconds = 0.1;
     a.unknownMode = ProcessingMode::Discard;
     PacketSettings p1;
     p1.apid = 2047;
@@ -137,6 +169,7 @@ StationProfile richProfile()
     b.source = "file:///recordings/2024-01-01";
     b.recordUnknown = true;
     b.forwardUnknown = {"udp://[ff02::1]:6000"};
+    b.staleAfterSeconds = 0; // never
 
     StreamProfile c;
     c.name = "tcp";
@@ -161,12 +194,16 @@ private Q_SLOTS:
     void acceptedValues_data();
     void acceptedValues();
     void multipleErrorsReportedTogether();
+    void limitProblemsReportedTogether();
+    void staleTimeEventsAndLimitsParsed();
+    void disabledLimitWarningSaysWhy();
     void trekDefaultsAccepted();
     void defaultsWhenOmitted();
     void roundTripRichProfile();
     void canonicalJsonOmitsDefaultsInStableOrder();
     void toStringNamesModes();
     void relativePathsResolved();
+    void archiveFileKeepsItsPlaceWhenSavedElsewhere();
     void syntaxErrorLineColumn_data();
     void syntaxErrorLineColumn();
     void missingFileAndDirectory();
@@ -243,9 +280,16 @@ void TestStationProfile::documentedExampleParses()
                             "networkPacketQueueWarningThreshold", "processPacketQueueSize", "recordPacketQueueSize",
                             "forwardPacketQueueSize", "processedParameterQueueSize", "maxRecordFileSize", "name",
                             "source", "transportHeaderBytes", "enabled", "unknownPackets", "packets", "packet",
-                            "apid", "secondaryId", "mode", "record", "forward"})
+                            "apid", "secondaryId", "mode", "record", "forward", "staleAfterSeconds", "events",
+                            "archive", "archiveFile", "retentionDays", "limits", "parameter", "redLow",
+                            "yellowLow", "yellowHigh", "redHigh"})
         QVERIFY2(json.contains(QString("\"%1\":").arg(key)), key);
     QCOMPARE(load.profile.streams.size(), std::size_t(2));
+    QVERIFY(load.profile.events != EventOptions{});
+    QVERIFY(load.profile.limits.size() >= 2);
+    QVERIFY(std::any_of(load.profile.streams.begin(), load.profile.streams.end(), [](const StreamProfile& s) {
+        return s.staleAfterSeconds != StreamProfile{}.staleAfterSeconds;
+    }));
     QCOMPARE(load.profile.streams[0].packets.size(), std::size_t(6));
     QCOMPARE(load.profile.streams[0].packets[5].packet, std::string("Sci0TypeNonZero"));
 }
@@ -397,6 +441,90 @@ void TestStationProfile::errorPaths_data()
     QTest::newRow("size below default threshold") << queues("\"networkPacketQueueSize\": 100")
                                                   << "$.queues.networkPacketQueueWarningThreshold"
                                                   << "6144 is larger";
+
+    // A stream's stale time.
+    const QString stale = "$.streams[0].staleAfterSeconds";
+    QTest::newRow("stale time below 0.1") << profileOf({stream("\"staleAfterSeconds\": 0.05")}) << stale
+                                          << "0.05 is not a number of seconds (0 = never stale, or 0.1..86400)";
+    QTest::newRow("stale time above a day") << profileOf({stream("\"staleAfterSeconds\": 86400.5")}) << stale
+                                            << "86400.5 is not";
+    QTest::newRow("stale time negative") << profileOf({stream("\"staleAfterSeconds\": -5")}) << stale
+                                         << "-5 is not";
+    QTest::newRow("stale time a string")
+        << profileOf({stream("\"staleAfterSeconds\": \"5\"")}) << stale
+        << "expected a number of seconds (0 = never stale, or 0.1..86400), got a string";
+
+    // Events.
+    QTest::newRow("events not an object") << profileOf({a}, "\"events\": true") << "$.events"
+                                          << "expected an object (event options), got a boolean";
+    QTest::newRow("unknown events key") << events("\"retention\": 30") << "$.events.retention"
+                                        << "unknown key; events takes archive, archiveFile, retentionDays";
+    QTest::newRow("archive not a boolean") << events("\"archive\": \"yes\"") << "$.events.archive"
+                                           << "expected a boolean";
+    QTest::newRow("archiveFile not a string") << events("\"archiveFile\": 1") << "$.events.archiveFile"
+                                              << "expected a string, got a number";
+    QTest::newRow("retention above 36500")
+        << events("\"retentionDays\": 36501") << "$.events.retentionDays"
+        << "36501 is not a number of days (a whole number, 0..36500; 0 = keep forever)";
+    QTest::newRow("retention negative") << events("\"retentionDays\": -1") << "$.events.retentionDays"
+                                        << "-1 is not";
+    QTest::newRow("retention fraction") << events("\"retentionDays\": 0.5") << "$.events.retentionDays"
+                                        << "0.5 is not";
+
+    // Limits.
+    QTest::newRow("limits not an array") << profileOf({a}, "\"limits\": {}") << "$.limits"
+                                         << "expected an array of limit settings, got an object";
+    QTest::newRow("limit not an object") << limits("\"Packet5.CPU_LOAD\"") << "$.limits[0]"
+                                         << "expected an object (a limit setting), got a string";
+    QTest::newRow("unknown limit key") << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redHigh\": 95, \"max\": 99}")
+                                       << "$.limits[0].max"
+                                       << "unknown key; a limit setting takes parameter, enabled, redLow, yellowLow, "
+                                          "yellowHigh, redHigh";
+    QTest::newRow("parameter missing") << limits("{\"redHigh\": 95}") << "$.limits[0].parameter"
+                                       << "missing (required: the parameter's qualified name, PACKET.PARAMETER)";
+    QTest::newRow("parameter empty") << limits("{\"parameter\": \"\", \"redHigh\": 95}") << "$.limits[0].parameter"
+                                     << "empty";
+    QTest::newRow("parameter not a string") << limits("{\"parameter\": 5, \"redHigh\": 95}")
+                                            << "$.limits[0].parameter" << "expected a string, got a number";
+    QTest::newRow("parameter without packet") << limits("{\"parameter\": \"CPU_LOAD\", \"redHigh\": 95}")
+                                              << "$.limits[0].parameter"
+                                              << "'CPU_LOAD' is not a qualified parameter name (PACKET.PARAMETER";
+    QTest::newRow("parameter without name") << limits("{\"parameter\": \"Packet5.\", \"redHigh\": 95}")
+                                            << "$.limits[0].parameter" << "'Packet5.' is not a qualified";
+    QTest::newRow("parameter repeated")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redHigh\": 95}, {\"parameter\": \"Packet7.MODE\", "
+                  "\"enabled\": false}, {\"parameter\": \"Packet5.CPU_LOAD\", \"yellowHigh\": 80}")
+        << "$.limits[2].parameter" << "'Packet5.CPU_LOAD' is already set by $.limits[0]";
+    QTest::newRow("limit enabled not a boolean") // and no second error for the missing bounds
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"enabled\": \"no\"}") << "$.limits[0].enabled"
+        << "expected a boolean";
+    QTest::newRow("bound not a number") // and no second error for giving no limit
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redHigh\": \"95\"}") << "$.limits[0].redHigh"
+        << "expected a number (a limit on the calibrated value), got a string";
+    QTest::newRow("bound null") << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"yellowLow\": null}")
+                                << "$.limits[0].yellowLow" << "got null";
+    QTest::newRow("no limit") << limits("{\"parameter\": \"Packet5.CPU_LOAD\"}") << "$.limits[0]"
+                              << "gives no limit; to turn checking off write \"enabled\": false";
+    QTest::newRow("no limit, enabled written")
+        << limits("{\"parameter\": \"Packet7.MODE\", \"enabled\": false}, {\"parameter\": \"Packet5.CPU_LOAD\", "
+                  "\"enabled\": true}")
+        << "$.limits[1]" << "gives no limit";
+    QTest::newRow("red low above yellow low")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redLow\": 10, \"yellowLow\": 5}") << "$.limits[0].yellowLow"
+        << "5 is below redLow 10 (limits are ordered redLow <= yellowLow <= yellowHigh <= redHigh)";
+    QTest::newRow("yellow low above yellow high")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"yellowLow\": 20.5, \"yellowHigh\": 20.25}")
+        << "$.limits[0].yellowHigh" << "20.25 is below yellowLow 20.5";
+    QTest::newRow("yellow high above red high")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redLow\": 0, \"yellowLow\": 10, \"yellowHigh\": 96, "
+                  "\"redHigh\": 95}")
+        << "$.limits[0].redHigh" << "95 is below yellowHigh 96";
+    QTest::newRow("red low above red high, no yellow")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redHigh\": -1, \"redLow\": 1}") << "$.limits[0].redHigh"
+        << "-1 is below redLow 1";
+    QTest::newRow("yellow low above red high")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"yellowLow\": 1e3, \"redHigh\": 999}")
+        << "$.limits[0].redHigh" << "999 is below yellowLow 1000.0";
 }
 
 void TestStationProfile::errorPaths()
@@ -433,6 +561,11 @@ void TestStationProfile::warningPaths_data()
     QTest::newRow("destination twice")
         << packets("{\"apid\": 7, \"forward\": [\"udp://127.0.0.1:5\", \"udp://127.0.0.1:6\", \"udp://127.0.0.1:5\"]}")
         << QStringList{"$.streams[0].packets[0].forward[2]"};
+    QTest::newRow("disabled limits with bounds")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"enabled\": false, \"redHigh\": 95}, "
+                  "{\"parameter\": \"Packet5.TEMP\", \"enabled\": false}, "
+                  "{\"parameter\": \"Packet7.MODE\", \"redLow\": 1, \"enabled\": false}")
+        << QStringList{"$.limits[0]", "$.limits[2]"};
 }
 
 void TestStationProfile::warningPaths()
@@ -476,6 +609,30 @@ void TestStationProfile::acceptedValues_data()
         ;
     QTest::newRow("transportHeaderBytes max") << profileOf({stream("\"transportHeaderBytes\": 65535")});
     QTest::newRow("discarded unknowns, nothing else") << profileOf({stream("\"unknownPackets\": {\"mode\": \"discard\"}")});
+    QTest::newRow("stale time bounds")
+        << profileOf({stream("\"staleAfterSeconds\": 0", "a", 47001), stream("\"staleAfterSeconds\": 0.1", "b", 47002),
+                      stream("\"staleAfterSeconds\": 86400", "c", 47003),
+                      stream("\"staleAfterSeconds\": 5", "d", 47004)});
+    QTest::newRow("retention forever") << events("\"retentionDays\": 0");
+    QTest::newRow("retention max") << events("\"retentionDays\": 36500, \"archive\": true");
+    QTest::newRow("archiveFile empty") << events("\"archiveFile\": \"\"");
+    QTest::newRow("archive off, file and retention kept")
+        << events("\"archive\": false, \"archiveFile\": \"ev.sqlite\", \"retentionDays\": 7");
+    QTest::newRow("no limits") << profileOf({kStreamA}, "\"limits\": []");
+    QTest::newRow("equal bounds")
+        << limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redLow\": 5, \"yellowLow\": 5, \"yellowHigh\": 5, "
+                  "\"redHigh\": 5}");
+    QTest::newRow("one bound each")
+        << limits("{\"parameter\": \"P.A\", \"redLow\": 1}, {\"parameter\": \"P.B\", \"yellowLow\": 1}, "
+                  "{\"parameter\": \"P.C\", \"yellowHigh\": -1}, {\"parameter\": \"P.D\", \"redHigh\": -1}");
+    QTest::newRow("bounds with gaps in order")
+        << limits("{\"parameter\": \"P.A\", \"redLow\": -1e300, \"redHigh\": 1e300}, "
+                  "{\"parameter\": \"P.B\", \"yellowLow\": -0.5, \"redHigh\": -0.25}");
+    QTest::newRow("XTCE names") << limits("{\"parameter\": \"/IDEX/Sci0TypeZero.POS.x\", \"redHigh\": 1}, "
+                                          "{\"parameter\": \"/IDEX/Sci0TypeZero.Q[0]\", \"redHigh\": 1}");
+    QTest::newRow("same name, other packet") << limits("{\"parameter\": \"A.X\", \"redHigh\": 1}, "
+                                                       "{\"parameter\": \"B.X\", \"redHigh\": 1}");
+    QTest::newRow("disabled, no bound") << limits("{\"parameter\": \"Packet7.MODE\", \"enabled\": false}");
 }
 
 void TestStationProfile::acceptedValues()
@@ -512,6 +669,98 @@ void TestStationProfile::multipleErrorsReportedTogether()
     QVERIFY(!load.ok());
 }
 
+// One list holding most kinds of limit mistakes: each reported once, in file order, and an ordering
+// check that skips a bound of the wrong type compares with the bound below it instead.
+void TestStationProfile::limitProblemsReportedTogether()
+{
+    const QString json =
+        limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"redLow\": 10, \"yellowLow\": \"x\", \"yellowHigh\": 5}, "
+               "{\"parameter\": \"Packet5.CPU_LOAD\", \"redHigh\": 1}, "
+               "{\"parameter\": \"CPU_LOAD\"}, "
+               "{\"parameter\": \"Packet7.MODE\", \"enabled\": false, \"redHigh\": 3, \"redLow\": 4}");
+    const auto load = config::parseProfile(json.toStdString());
+    const QStringList expected{
+        "error $.limits[0].yellowLow: expected a number (a limit on the calibrated value), got a string",
+        "error $.limits[0].yellowHigh: 5 is below redLow 10 (limits are ordered redLow <= yellowLow <= yellowHigh "
+        "<= redHigh)",
+        "error $.limits[1].parameter: 'Packet5.CPU_LOAD' is already set by $.limits[0]",
+        "error $.limits[2].parameter: 'CPU_LOAD' is not a qualified parameter name (PACKET.PARAMETER, e.g. "
+        "'Packet5.CPU_LOAD')",
+        "error $.limits[2]: gives no limit; to turn checking off write \"enabled\": false",
+        "error $.limits[3].redHigh: 3 is below redLow 4 (limits are ordered redLow <= yellowLow <= yellowHigh <= "
+        "redHigh)",
+        "warning $.limits[3]: checking is off (\"enabled\": false); the limits given (redLow, redHigh) are kept but "
+        "not used",
+    };
+    QStringList got;
+    for (const auto& d : load.diagnostics)
+        got << QString(d.severity == Severity::Error ? "error " : "warning ") + QString::fromStdString(d.message);
+    QCOMPARE(got, expected);
+    QVERIFY(!load.ok());
+    // What could be read: the first entry of each parameter, with the bounds that are numbers.
+    QCOMPARE(load.profile.limits.size(), std::size_t(2));
+    QCOMPARE(load.profile.limits[0].parameter, std::string("Packet5.CPU_LOAD"));
+    QCOMPARE(load.profile.limits[0].redLow, std::optional<double>(10));
+    QCOMPARE(load.profile.limits[0].yellowLow, std::optional<double>());
+    QCOMPARE(load.profile.limits[0].yellowHigh, std::optional<double>(5));
+    QCOMPARE(load.profile.limits[1].parameter, std::string("Packet7.MODE"));
+}
+
+void TestStationProfile::staleTimeEventsAndLimitsParsed()
+{
+    const QString json = profileOf(
+        {stream("\"staleAfterSeconds\": 12.5", "a", 47001), stream("\"staleAfterSeconds\": 0", "b", 47002),
+         stream({}, "c", 47003)},
+        "\"events\": {\"archive\": false, \"archiveFile\": \"archive/ev.sqlite\", \"retentionDays\": 0}, "
+        "\"limits\": [{\"parameter\": \"Packet5.CPU_LOAD\", \"yellowHigh\": 80, \"redHigh\": 95}, "
+        "{\"parameter\": \"Packet7.MODE\", \"enabled\": false}, "
+        "{\"parameter\": \"Packet5.TEMP\", \"redLow\": -40.5, \"yellowLow\": -20, \"yellowHigh\": 60, "
+        "\"redHigh\": 85, \"enabled\": true}]");
+    const auto load = config::parseProfile(json.toStdString());
+    QVERIFY2(load.diagnostics.empty(), qPrintable(listed(load.diagnostics)));
+    const StationProfile& p = load.profile;
+
+    QCOMPARE(p.streams[0].staleAfterSeconds, 12.5);
+    QCOMPARE(p.streams[1].staleAfterSeconds, 0.0);
+    QCOMPARE(p.streams[2].staleAfterSeconds, 5.0);
+
+    QCOMPARE(p.events.archive, false);
+    QCOMPARE(p.events.archiveFile, std::string("archive/ev.sqlite")); // parseProfile resolves nothing
+    QCOMPARE(p.events.retentionDays, 0);
+
+    LimitSetting cpu;
+    cpu.parameter = "Packet5.CPU_LOAD";
+    cpu.yellowHigh = 80;
+    cpu.redHigh = 95;
+    LimitSetting mode;
+    mode.parameter = "Packet7.MODE";
+    mode.enabled = false;
+    LimitSetting temp;
+    temp.parameter = "Packet5.TEMP";
+    temp.redLow = -40.5;
+    temp.yellowLow = -20;
+    temp.yellowHigh = 60;
+    temp.redHigh = 85;
+    QCOMPARE(p.limits, (std::vector<LimitSetting>{cpu, mode, temp})); // in file order
+}
+
+void TestStationProfile::disabledLimitWarningSaysWhy()
+{
+    const auto load = config::parseProfile(
+        limits("{\"parameter\": \"Packet5.CPU_LOAD\", \"enabled\": false, \"yellowHigh\": 80, \"redHigh\": 95}")
+            .toStdString());
+    QVERIFY(load.ok());
+    QCOMPARE(load.diagnostics.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(load.diagnostics.front().message),
+             QString("$.limits[0]: checking is off (\"enabled\": false); the limits given (yellowHigh, redHigh) are "
+                     "kept but not used"));
+    // Kept: turning checking back on needs no retyping.
+    QCOMPARE(load.profile.limits.size(), std::size_t(1));
+    QCOMPARE(load.profile.limits[0].enabled, false);
+    QCOMPARE(load.profile.limits[0].yellowHigh, std::optional<double>(80));
+    QCOMPARE(load.profile.limits[0].redHigh, std::optional<double>(95));
+}
+
 void TestStationProfile::trekDefaultsAccepted()
 {
     const auto load = config::parseProfile(
@@ -544,6 +793,16 @@ void TestStationProfile::defaultsWhenOmitted()
     QCOMPARE(load.profile.logLevel, std::string("info"));
     QVERIFY(load.profile.streams[0].enabled);
     QVERIFY(load.profile.streams[0].unknownMode == ProcessingMode::PassThru);
+    // The documented defaults of the stale time, the event archive and the limits.
+    QCOMPARE(load.profile.streams[0].staleAfterSeconds, 5.0);
+    QCOMPARE(load.profile.events.archive, true);
+    QCOMPARE(load.profile.events.archiveFile, std::string());
+    QCOMPARE(load.profile.events.retentionDays, 90);
+    QVERIFY(load.profile.limits.empty());
+    // An empty events object is the defaults too.
+    const auto empty = config::parseProfile(events({}).toStdString());
+    QVERIFY2(empty.diagnostics.empty(), qPrintable(listed(empty.diagnostics)));
+    QCOMPARE(empty.profile.events, EventOptions{});
 }
 
 void TestStationProfile::roundTripRichProfile()
@@ -554,6 +813,14 @@ void TestStationProfile::roundTripRichProfile()
     QVERIFY2(load.diagnostics.empty(), qPrintable(listed(load.diagnostics) + "\n" + QString::fromStdString(json)));
     QCOMPARE(load.profile, rich);
     QCOMPARE(config::profileToJson(load.profile), json); // stable
+
+    // A limit turned off keeps its bounds through a save (with the warning that they are not used).
+    StationProfile off = rich;
+    off.limits[0].enabled = false;
+    const auto offLoad = config::parseProfile(config::profileToJson(off));
+    QVERIFY2(offLoad.ok(), qPrintable(listed(offLoad.diagnostics)));
+    QCOMPARE(offLoad.diagnostics.size(), std::size_t(1));
+    QCOMPARE(offLoad.profile, off);
 
     const StationProfile empty;
     const auto emptyLoad = config::parseProfile(config::profileToJson(empty));
@@ -573,7 +840,8 @@ void TestStationProfile::canonicalJsonOmitsDefaultsInStableOrder()
     minimal.streams = {a};
     const QString json = QString::fromStdString(config::profileToJson(minimal));
     for (const char* key : {"mdb", "recordingDirectory", "logDirectory", "logLevel", "queues", "transportHeaderBytes",
-                            "enabled", "unknownPackets", "mode", "record", "forward", "secondaryId"})
+                            "enabled", "unknownPackets", "mode", "record", "forward", "secondaryId", "events",
+                            "limits", "staleAfterSeconds"})
         QVERIFY2(!json.contains(QString("\"%1\"").arg(key)), qPrintable(key + (": " + json)));
     QVERIFY(json.contains("\"apid\": 9"));
 
@@ -582,13 +850,20 @@ void TestStationProfile::canonicalJsonOmitsDefaultsInStableOrder()
     const QStringList order{"\"mdb\"", "\"recordingDirectory\"", "\"logDirectory\"", "\"logLevel\"", "\"queues\"",
                             "\"networkPacketQueueSize\"", "\"networkPacketQueueWarningThreshold\"",
                             "\"processPacketQueueSize\"", "\"recordPacketQueueSize\"", "\"forwardPacketQueueSize\"",
-                            "\"processedParameterQueueSize\"", "\"maxRecordFileSize\"", "\"streams\"", "\"name\"",
-                            "\"source\"", "\"transportHeaderBytes\"", "\"enabled\"", "\"unknownPackets\"",
-                            "\"packets\"", "\"apid\""};
+                            "\"processedParameterQueueSize\"", "\"maxRecordFileSize\"", "\"events\"", "\"archive\"",
+                            "\"archiveFile\"", "\"retentionDays\"", "\"limits\"", "\"parameter\"", "\"redLow\"",
+                            "\"yellowLow\"", "\"yellowHigh\"", "\"redHigh\"", "\"streams\""};
     qsizetype last = -1;
     for (const QString& key : order) {
         const qsizetype at = rich.indexOf(key);
         QVERIFY2(at > last, qPrintable(key));
+        last = at;
+    }
+    // Within a stream (the first one sets every key; "enabled" is a limit's key too).
+    for (const char* key : {"\"name\"", "\"source\"", "\"transportHeaderBytes\"", "\"enabled\"",
+                            "\"staleAfterSeconds\"", "\"unknownPackets\"", "\"packets\"", "\"apid\""}) {
+        const qsizetype at = rich.indexOf(key, last);
+        QVERIFY2(at > last, key);
         last = at;
     }
     // Within a packet setting (the first one sets every key but secondaryId).
@@ -613,6 +888,18 @@ void TestStationProfile::canonicalJsonOmitsDefaultsInStableOrder()
         last = at;
     }
     QVERIFY(!rich.mid(named, namedEnd - named).contains("\"apid\""));
+    // A limit setting: `parameter`, `enabled` only when false, then the bounds given, lowest first.
+    const qsizetype mode = rich.indexOf("\"parameter\": \"Packet7.MODE\"");
+    QVERIFY(mode > 0);
+    QCOMPARE(rich.mid(mode, rich.indexOf("}", mode) - mode).simplified(),
+             QString("\"parameter\": \"Packet7.MODE\", \"enabled\": false"));
+    const qsizetype cpu = rich.indexOf("\"parameter\": \"Packet5.CPU_LOAD\"");
+    QVERIFY(cpu > 0);
+    QVERIFY(!rich.mid(cpu, rich.indexOf("}", cpu) - cpu).contains("\"enabled\""));
+    const qsizetype idex = rich.indexOf("\"parameter\": \"/IDEX/Sci0TypeZero.POS.x\"");
+    QVERIFY(idex > mode);
+    QCOMPARE(rich.mid(idex, rich.indexOf("}", idex) - idex).simplified(),
+             QString("\"parameter\": \"/IDEX/Sci0TypeZero.POS.x\", \"yellowHigh\": 1.0"));
 
     const std::string shuffled = "{\"streams\": [{\"source\": \"udp://127.0.0.1:47001\", \"name\": \"a\", "
                                  "\"packets\": [{\"apid\": 9}]}]}";
@@ -635,7 +922,8 @@ void TestStationProfile::relativePathsResolved()
     const QString base = QDir(dir.path()).absoluteFilePath("station");
     const std::string path = write(
         base + "/profile.json",
-        "{\"mdb\": \"../mdb/mission.mdb\", \"logDirectory\": \"/var/log/ts\", \"streams\": ["
+        "{\"mdb\": \"../mdb/mission.mdb\", \"logDirectory\": \"/var/log/ts\", "
+        "\"events\": {\"archiveFile\": \"../archive/./events.sqlite\"}, \"streams\": ["
         "{\"name\": \"p\", \"source\": \"file://rec/2024\"}, "
         "{\"name\": \"q\", \"source\": \"file:///abs/rec\"}, "
         "{\"name\": \"u\", \"source\": \"udp://127.0.0.1:47001\"}]}");
@@ -646,13 +934,44 @@ void TestStationProfile::relativePathsResolved()
     QCOMPARE(QString::fromStdString(p.mdb), QDir::cleanPath(dir.path() + "/mdb/mission.mdb"));
     QCOMPARE(QString::fromStdString(p.recordingDirectory), base + "/recordings"); // the default, resolved
     QCOMPARE(p.logDirectory, std::string("/var/log/ts"));
+    QCOMPARE(QString::fromStdString(p.events.archiveFile), QDir::cleanPath(dir.path() + "/archive/events.sqlite"));
     QCOMPARE(QString::fromStdString(p.streams[0].source), "file://" + base + "/rec/2024");
     QCOMPARE(p.streams[1].source, std::string("file:///abs/rec"));
     QCOMPARE(p.streams[2].source, std::string("udp://127.0.0.1:47001"));
 
-    // Omitted mdb stays the training database, not a path.
+    // Omitted mdb stays the training database, not a path; an omitted archiveFile stays "" (events.sqlite
+    // in the recording directory, which is resolved); an absolute one is kept.
     const std::string training = write(base + "/training.json", profileOf({kStreamA}).toUtf8());
-    QCOMPARE(config::loadProfileFile(training).profile.mdb, std::string());
+    const auto trainingLoad = config::loadProfileFile(training);
+    QCOMPARE(trainingLoad.profile.mdb, std::string());
+    QCOMPARE(trainingLoad.profile.events.archiveFile, std::string());
+    const std::string absolute = write(base + "/absolute.json", events("\"archiveFile\": \"/srv/ev.sqlite\"").toUtf8());
+    QCOMPARE(config::loadProfileFile(absolute).profile.events.archiveFile, std::string("/srv/ev.sqlite"));
+}
+
+// A profile loaded from one directory and saved into another still names the archive it named: the path
+// was made absolute on loading and is written back as it is.
+void TestStationProfile::archiveFileKeepsItsPlaceWhenSavedElsewhere()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkpath("one") && QDir(dir.path()).mkpath("two"));
+    const std::string first =
+        write(dir.filePath("one/station.json"), events("\"archiveFile\": \"ev.sqlite\"").toUtf8());
+    QVERIFY(!first.empty());
+    const auto loaded = config::loadProfileFile(first);
+    QVERIFY2(loaded.diagnostics.empty(), qPrintable(listed(loaded.diagnostics)));
+    const QString archive = QDir::cleanPath(dir.path() + "/one/ev.sqlite");
+    QCOMPARE(QString::fromStdString(loaded.profile.events.archiveFile), archive);
+
+    const std::string second = dir.filePath("two/station.json").toStdString();
+    QVERIFY(config::saveProfileFile(loaded.profile, second).ok());
+    QFile saved(QString::fromStdString(second));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(QString::fromUtf8(saved.readAll()).contains("\"archiveFile\": \"" + archive + "\""));
+    const auto reloaded = config::loadProfileFile(second);
+    QVERIFY2(reloaded.diagnostics.empty(), qPrintable(listed(reloaded.diagnostics)));
+    QCOMPARE(reloaded.profile, loaded.profile);
 }
 
 void TestStationProfile::syntaxErrorLineColumn_data()
@@ -664,6 +983,9 @@ void TestStationProfile::syntaxErrorLineColumn_data()
     QTest::newRow("trailing comma") << "{\n  \"streams\": [],\n}" << 3 << 1;
     QTest::newRow("unquoted key") << "{streams: []}" << 1 << 2;
     QTest::newRow("after a multi-byte character") << "{\"mdb\": \"\xc3\xa9\" x}" << 1 << 13;
+    // Beyond a double: the JSON reader refuses it, so a limit or stale time is always finite.
+    QTest::newRow("limit beyond a double")
+        << "{\"limits\": [\n  {\"parameter\": \"P.X\", \"redHigh\": 1e400}]}" << 2 << 39;
 }
 
 void TestStationProfile::syntaxErrorLineColumn()
