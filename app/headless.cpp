@@ -3,6 +3,7 @@
 
 #include "app/consumers.hpp"
 #include "app/demo.hpp"
+#include "app/event_output.hpp"
 #include "app/station_logging.hpp"
 #include "core/common/paths.hpp"
 #include "core/config/station_profile.hpp"
@@ -93,6 +94,13 @@ int runHeadless(const HeadlessOptions& options)
     }
     for (const auto& note : mission.notes())
         spdlog::warn("{}", note);
+    // Before the station, so that it outlives the station's last event round.
+    EventOutput eventOutput(options.eventsOut);
+    if (!eventOutput.ok()) {
+        std::fprintf(stderr, "telestation: --events-out %s: cannot write there\n", options.eventsOut.c_str());
+        shutdownLogging();
+        return kExitUsage;
+    }
     auto created = pipeline::Station::create(profile, *mission.database);
     if (!created) {
         std::fprintf(stderr, "telestation: %s\n", created.error().message.c_str());
@@ -126,6 +134,8 @@ int runHeadless(const HeadlessOptions& options)
             shutdownLogging();
             return kExitUsage;
         }
+
+    eventOutput.attach(station);
 
     if (auto started = station.start(); !started) {
         std::fprintf(stderr, "telestation: %s\n", started.error().message.c_str());
@@ -199,6 +209,7 @@ int runHeadless(const HeadlessOptions& options)
     if (!options.summaryOut.empty() && !writeText(options.summaryOut, stats::toJsonPretty(final) + "\n"))
         spdlog::error("cannot write the summary to {}", options.summaryOut);
     std::printf("%s", stats::summaryTable(final).c_str());
+    std::printf("%s", eventOutput.summary(station.alarms()).c_str());
     for (const auto& r : consumers->reports())
         std::printf("Consumer %s: %llu packets, %llu parameters\n", r.name.c_str(),
                     static_cast<unsigned long long>(r.packets), static_cast<unsigned long long>(r.parameters));

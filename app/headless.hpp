@@ -18,6 +18,7 @@ struct HeadlessOptions {
     double statsIntervalSeconds = 1;
     std::string statsOut;             // JSON lines, one snapshot per interval
     std::string summaryOut;           // the final snapshot as a JSON document
+    std::string eventsOut;            // every event and alarm change as JSON lines
     std::string recordingDirectory;   // overrides the profile's
     std::string logDirectory;         // overrides the profile's
     std::string consume;              // API consumers (app/consumers.hpp): "packets", "parameters:50,display", ...

@@ -51,6 +51,7 @@ int main(int argc, char** argv)
     cli.addOption("stats-interval", "SECONDS", "Headless: print a status line and write a snapshot every SECONDS (default 1).");
     cli.addOption("stats-out", "FILE", "Headless: write every snapshot to FILE as JSON lines.");
     cli.addOption("summary-out", "FILE", "Headless: write the final summary to FILE as JSON.");
+    cli.addOption("events-out", "FILE", "Headless: write every event and alarm change to FILE as JSON lines.");
     cli.addOption("recordings", "DIR", "Record into DIR instead of the profile's recording directory.");
     cli.addOption("log-dir", "DIR", "Write the log file into DIR instead of the profile's log directory.");
     cli.addOption("consume", "LIST", "Headless: API consumers, comma-separated: packets, parameters[:N], computation[:N] "
@@ -99,6 +100,7 @@ int main(int argc, char** argv)
         o.statsIntervalSeconds = *interval;
         o.statsOut = cli.value("stats-out", "");
         o.summaryOut = cli.value("summary-out", "");
+        o.eventsOut = cli.value("events-out", "");
         o.recordingDirectory = cli.value("recordings", "");
         o.logDirectory = cli.value("log-dir", "");
         o.consume = cli.value("consume", "");

@@ -3,7 +3,11 @@
 #include "core/common/time_text.hpp"
 
 #include <array>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
+#include <pwd.h>
+#include <unistd.h>
 
 namespace telestation::events {
 
@@ -53,12 +57,13 @@ void appendNumber(std::string& out, std::string_view name, double value)
 {
     if (value != value)
         return;
+    // to_chars: the shortest text that reads back the same, and never a locale's decimal comma.
     char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", value);
+    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
     out += ",\"";
     out += name;
     out += "\":";
-    out += buf;
+    out.append(buf, end);
 }
 
 bool sameDouble(double a, double b) noexcept { return (a != a && b != b) || a == b; }
@@ -99,6 +104,18 @@ bool operator==(const Event& a, const Event& b) noexcept
         && a.stream == b.stream && a.packetType == b.packetType && a.parameter == b.parameter && a.detail == b.detail
         && a.text == b.text && a.count == b.count && a.amount == b.amount && sameDouble(a.value, b.value)
         && sameDouble(a.limit, b.limit) && a.limitState == b.limitState && a.user == b.user;
+}
+
+std::string localUserName()
+{
+    passwd entry{};
+    passwd* found = nullptr;
+    char buffer[4096];
+    if (getpwuid_r(geteuid(), &entry, buffer, sizeof buffer, &found) == 0 && found && found->pw_name)
+        return found->pw_name;
+    if (const char* user = std::getenv("USER"); user && *user)
+        return user;
+    return "uid " + std::to_string(geteuid());
 }
 
 std::string toJsonLine(const Event& e)

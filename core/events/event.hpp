@@ -75,6 +75,9 @@ struct Event {
 // Field by field; two NaNs in the same field count as equal (round trips through the archive).
 [[nodiscard]] bool operator==(const Event& a, const Event& b) noexcept;
 
+// Who is at the keyboard, for operator actions: the local user's login name (uid N when it has none).
+[[nodiscard]] std::string localUserName();
+
 // The event as one JSON object on one line (no newline): every field by name, NaNs left out. Used by
 // `--events-out`, the archive's CSV export and the tests.
 [[nodiscard]] std::string toJsonLine(const Event& event);

@@ -52,7 +52,8 @@ std::string summaryText(const Event& last, std::uint64_t count, std::uint64_t am
     case EventKind::OutOfOrder: return lead + plural(amount, "packet", "packets") + " out of order" + in;
     case EventKind::SequenceReset: return lead + plural(count, "sequence count reset", "sequence count resets") + in;
     case EventKind::Malformed:
-        return plural(amount, "malformed packet", "malformed packets") + (who.empty() ? "" : " (" + who + ")") + in;
+        return plural(amount, "malformed packet", "malformed packets") + " dropped" + (who.empty() ? "" : " (" + who + ")") + in
+            + "; latest: " + last.text;
     case EventKind::FramingError: return plural(amount, "framing error", "framing errors") + in + "; latest: " + last.text;
     case EventKind::KernelDrop: return plural(amount, "datagram", "datagrams") + " dropped by the kernel" + in;
     case EventKind::QueueDrop: return lead + plural(amount, "packet", "packets") + " dropped, queue full" + in;
@@ -86,6 +87,10 @@ StormLimiter::Key StormLimiter::keyOf(const Event& e)
 
 bool StormLimiter::admit(const Event& event, std::int64_t nowNs)
 {
+    // The event's own time places it in its source's window (the event thread sees a round's events
+    // at once); the round's time for events without one.
+    if (event.timeNs != 0)
+        nowNs = event.timeNs;
     const auto [it, added] = m_sources.try_emplace(keyOf(event));
     Window& w = it->second;
     if (added || (w.count == 0 && nowNs >= w.endNs)) {

@@ -23,7 +23,7 @@ public:
     explicit StormLimiter(std::int64_t windowNs = kWindowNs) : m_windowNs(windowNs) {}
 
     // True: report `event` now (the first of its source in a window). False: it was merged into the
-    // source's next summary.
+    // source's next summary. Windows are placed by the event's time (nowNs when it has none).
     [[nodiscard]] bool admit(const Event& event, std::int64_t nowNs);
     // The summaries of the windows that ended by nowNs (every open window when `all`, e.g. when the
     // station stops), oldest source first. A summary's time is the end of its window.

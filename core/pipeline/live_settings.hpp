@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/config/station_profile.hpp"
+#include "core/decode/limit_override.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -34,6 +35,7 @@ struct LiveSettings {
     config::StationProfile profile;              // with every live change
     std::vector<std::vector<TypeSettings>> perType; // [stream][type]
     std::vector<std::string> destinations;       // forward destination URLs; index = mask bit
+    std::vector<std::vector<decode::LimitOverride>> limitOverrides; // [type]: the profile's `limits`
     std::atomic<std::uint64_t> version{1};
 
     // mutex held for both:

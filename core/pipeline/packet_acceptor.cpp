@@ -14,6 +14,7 @@ PacketVerdict PacketAcceptor::accept(std::span<const std::uint8_t> packet) noexc
     v.type = packet.size() >= ccsds::kPrimaryHeaderSize ? m_types->classify(packet) : kUnknownType;
     v.apid = check.header.apid;
     v.malformed = !check.ok();
+    v.headerError = check.error;
     if (!v.malformed && v.type != kUnknownType) {
         const auto& def = m_types->definition(v.type);
         const std::size_t size = packet.size();
@@ -31,7 +32,7 @@ PacketVerdict PacketAcceptor::accept(std::span<const std::uint8_t> packet) noexc
             v.extraBytes = static_cast<std::uint32_t>(size - layoutEnd);
     }
     if (!v.malformed)
-        m_tracker.track(check.header.apid, check.header.sequenceCount);
+        v.sequence = m_tracker.track(check.header.apid, check.header.sequenceCount);
     return v;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/ccsds/sequence_tracker.hpp"
+#include "core/ccsds/space_packet.hpp"
 #include "core/pipeline/packet_types.hpp"
 
 #include <cstdint>
@@ -22,6 +23,11 @@ struct PacketVerdict {
     bool shorterThanLayout = false;
     // Accepted, but longer than its fixed layout (or declared length): the bytes past that end.
     std::uint32_t extraBytes = 0;
+    // Why the header was refused (None when the header is fine: then a malformed packet has a length
+    // its definition does not allow).
+    ccsds::HeaderError headerError = ccsds::HeaderError::None;
+    // What the APID's sequence count said of an accepted packet (First for a malformed one).
+    ccsds::SequenceEvent sequence = ccsds::SequenceEvent::First;
     // The APID's sequence counters moved (an accepted packet was tracked).
     [[nodiscard]] bool tracked() const noexcept { return !malformed; }
 };

@@ -22,7 +22,7 @@ struct PacketQueue {
     Counter drops{0};    // producer
     Counter warnings{0}; // producer
     Counter done{0};     // consumer: packets taken and finished with
-    bool aboveWarning = false; // producer only
+    std::atomic<bool> aboveWarning{false}; // producer writes; the event thread reads
 
     // Pushes a batch; returns how many fit (the caller drops the rest).
     std::size_t pushBatch(std::span<const PacketHandle> items) noexcept
@@ -39,11 +39,12 @@ struct PacketQueue {
         bump(pushed, n);
         if (warningThreshold > 0) {
             const std::size_t depth = ring.size();
-            if (depth >= warningThreshold && !aboveWarning) {
-                aboveWarning = true;
+            const bool above = aboveWarning.load(std::memory_order_relaxed);
+            if (depth >= warningThreshold && !above) {
+                aboveWarning.store(true, std::memory_order_relaxed);
                 bump(warnings);
-            } else if (depth < warningThreshold) {
-                aboveWarning = false;
+            } else if (depth < warningThreshold && above) {
+                aboveWarning.store(false, std::memory_order_relaxed);
             }
         }
         return n;

@@ -2,6 +2,8 @@
 // packet subscribers only. Process on demand: the newest packet of its type is kept for readers.
 // Process entire packet: every parameter is decoded into the stream's current value table and offered
 // to parameter subscribers (a variable layout's length is checked here, where its end is known).
+// Operators' limits replace the mission's after decoding; a parameter whose limit state changes into or
+// out of violation is reported to the event thread (a compare per parameter, an event per transition).
 // Internal to core/pipeline.
 #pragma once
 
@@ -24,8 +26,10 @@ private:
     void handle(Stream& stream, std::span<const PacketHandle> batch) override;
     void process(Stream& s, PacketHandle h);
     void decodeAll(Stream& s, std::uint32_t type, std::span<const std::uint8_t> packet, std::int64_t receiveTimeNs);
+    void findLimitTransitions(Stream& s, std::uint32_t type, std::size_t count, std::int64_t receiveTimeNs);
 
     std::vector<std::vector<TypeSettings>> m_settings; // LiveSettings::perType
+    std::vector<std::vector<decode::LimitOverride>> m_limits; // LiveSettings::limitOverrides
     std::uint64_t m_settingsVersion = 0;
     std::vector<std::shared_ptr<PacketSubscriptionQueue>> m_packetSubs;
     std::vector<std::shared_ptr<ParameterSubscriptionQueue>> m_parameterSubs;

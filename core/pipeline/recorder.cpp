@@ -26,6 +26,27 @@ void Recorder::starting()
         openCatalog();
 }
 
+void Recorder::beforeRound()
+{
+    const std::uint64_t requests = m_core.recording.resumeRequests.load(std::memory_order_acquire);
+    if (requests == m_resumeRequests)
+        return;
+    m_resumeRequests = requests;
+    bool any = m_catalogFailed;
+    m_catalogFailed = false; // tried again at the next packet to record
+    for (auto& r : m_streams) {
+        if (!r.failed)
+            continue;
+        any = true;
+        r.failed = false;
+        if (r.recorder)
+            (void)r.recorder->close(); // its failure was reported; what it wrote stays readable
+        r.recorder.reset();
+    }
+    if (any)
+        m_core.recording.setState(m_catalog ? "recording to " + m_core.settings.profile.recordingDirectory : "off");
+}
+
 void Recorder::openCatalog()
 {
     if (m_catalog || m_catalogFailed)
@@ -36,12 +57,13 @@ void Recorder::openCatalog()
         m_catalogFailed = true;
         m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
         m_core.recording.setState("failed: " + opened.error().toString());
-        m_core.event(EventSeverity::Error, "", "recording is off: " + opened.error().toString());
+        m_core.event(events::EventKind::RecordingError, events::Severity::Error, "",
+                     "recording is off: " + opened.error().toString());
         return;
     }
     m_catalog = std::move(*opened);
     m_core.recording.setState("recording to " + directory);
-    m_core.event(EventSeverity::Info, "", "recording to " + directory);
+    m_core.event(events::EventKind::Recording, events::Severity::Info, "", "recording to " + directory);
 }
 
 void Recorder::handle(Stream& stream, std::span<const PacketHandle> batch)
@@ -62,20 +84,24 @@ void Recorder::record(Stream& s, StreamRecording& r, PacketHandle h)
                                                       m_core.settings.profile.queues.maxRecordFileSize);
         if (created) {
             r.recorder = std::move(*created);
+            r.rollovers = r.recorder->rollovers();
+            r.file = r.recorder->currentFile();
+            std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
+            m_core.event(events::EventKind::Recording, events::Severity::Info, s.profile.name,
+                         (m_resumeRequests > 0 ? "recording resumed into " : "recording into ") + r.file);
         } else {
             r.failed = true;
             m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
-            m_core.event(EventSeverity::Error, s.profile.name, "recording stopped: " + created.error().toString());
+            m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.profile.name,
+                         "recording stopped: " + created.error().toString());
         }
     }
     const auto bytes = pool.bytes(h);
     if (r.recorder && !r.failed && r.recorder->record(record::RecordMeta{meta.receiveTimeNs, s.id, meta.apid}, bytes)) {
         bump(rc.recorded);
         bump(rc.bytes, bytes.size());
-        if (r.recorder->rollovers() != r.rollovers) { // this packet opened a new segment
-            r.rollovers = r.recorder->rollovers();
-            std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
-        }
+        if (r.recorder->rollovers() != r.rollovers) [[unlikely]] // this packet opened a new segment
+            rolledOver(s, r);
         auto& [packets, total] = r.segment[meta.typeIndex];
         ++packets;
         total += bytes.size();
@@ -93,7 +119,24 @@ void Recorder::fail(Stream& s, StreamRecording& r, const std::string& what)
     uncountUnwritten(s, r);
     m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
     m_core.recording.setState("failed: " + r.recorder->error());
-    m_core.event(EventSeverity::Error, s.profile.name, what);
+    m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.profile.name, what);
+}
+
+// The segment just closed, with what it holds, and the one this packet opened.
+void Recorder::rolledOver(Stream& s, StreamRecording& r)
+{
+    std::uint64_t packets = 0, bytes = 0;
+    for (const auto& [p, b] : r.segment) {
+        packets += p;
+        bytes += b;
+    }
+    const std::string next = r.recorder->currentFile();
+    m_core.event(events::EventKind::Recording, events::Severity::Info, s.profile.name,
+                 "recording segment rolled over: " + r.file + " closed with " + std::to_string(packets) + " packets, "
+                     + std::to_string(bytes) + " bytes; now " + next);
+    r.rollovers = r.recorder->rollovers();
+    r.file = next;
+    std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
 }
 
 // A failed write lost the writer's buffer: those packets were counted recorded, but are not on disk.
@@ -132,7 +175,8 @@ void Recorder::finished()
             uncountUnwritten(*s, r);
             m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
             m_core.recording.setState("failed: " + st.error().toString());
-            m_core.event(EventSeverity::Error, s->profile.name, "closing the recording: " + st.error().toString());
+            m_core.event(events::EventKind::RecordingError, events::Severity::Error, s->profile.name,
+                         "closing the recording: " + st.error().toString());
         }
         r.recorder.reset();
     }

@@ -2,7 +2,9 @@
 // stream (segment files + the SQLite catalog in the profile's recording directory). A failure — an
 // unwritable directory, a full disk, a write error — stops recording for that stream with one event:
 // what was written stays readable, packets whose buffered write was lost move from "recorded" to
-// "record errors", later packets count as record errors; other streams and processing continue.
+// "record errors", later packets count as record errors; other streams and processing continue until
+// the operator resumes recording (Station::resumeRecording), which starts a new segment. Segment
+// rollovers, failures and resumptions are events.
 // Internal to core/pipeline.
 #pragma once
 
@@ -30,9 +32,11 @@ private:
         // writer had buffered is lost and moves from "recorded" to "record errors".
         std::vector<std::pair<std::uint64_t, std::uint64_t>> segment;
         std::uint64_t rollovers = 0;
+        std::string file; // the open segment's file name
     };
 
     void starting() override; // an unwritable directory is reported at start, not at the first packet
+    void beforeRound() override; // an operator's "resume recording" after a failure
     void handle(Stream& stream, std::span<const PacketHandle> batch) override;
     void finished() override; // closes the recordings
 
@@ -40,9 +44,11 @@ private:
     void record(Stream& s, StreamRecording& r, PacketHandle h);
     void fail(Stream& s, StreamRecording& r, const std::string& what);
     void uncountUnwritten(Stream& s, StreamRecording& r);
+    void rolledOver(Stream& s, StreamRecording& r);
 
     std::unique_ptr<record::RecordingCatalog> m_catalog;
     bool m_catalogFailed = false;
+    std::uint64_t m_resumeRequests = 0;
     std::vector<StreamRecording> m_streams; // index = stream id
 };
 

@@ -30,12 +30,13 @@ void Router::finished()
 }
 
 // The tracker's numbers for the APID an accepted packet touched, into the counters snapshots read:
-// per APID, and the stream's totals (each APID once).
-void Router::publishSequence(Stream& s, std::uint16_t apid)
+// per APID, and the stream's totals (each APID once). Returns how much the APID's loss moved.
+std::int64_t Router::publishSequence(Stream& s, std::uint16_t apid)
 {
     const ccsds::SequenceCounters& c = s.acceptor.sequence(apid);
     ApidSequence& a = s.apidSequence[apid];
     ApidSequence& total = s.sequenceTotal;
+    const std::int64_t lostBefore = static_cast<std::int64_t>(get(a.lost));
     const std::uint64_t errors = c.sequenceErrors();
     if (errors != get(a.sequenceErrors)) {
         const auto delta = [](Counter& sum, const Counter& was, std::uint64_t now) { set(sum, get(sum) - get(was) + now); };
@@ -52,6 +53,33 @@ void Router::publishSequence(Stream& s, std::uint16_t apid)
         set(total.lost, get(total.lost) - get(a.lost) + c.lost);
         set(a.lost, c.lost);
     }
+    return static_cast<std::int64_t>(c.lost) - lostBefore;
+}
+
+// A sequence fault or a malformed packet, for the event thread (faults only, never a good packet).
+void Router::report(const Stream& s, const PacketVerdict& v, std::int64_t receiveTimeNs, std::size_t size, std::int64_t lostDelta)
+{
+    RawEvent e;
+    e.timeNs = receiveTimeNs;
+    e.streamId = s.id;
+    e.apid = v.apid;
+    e.typeIndex = v.type;
+    e.size = static_cast<std::uint32_t>(size);
+    if (v.malformed) {
+        e.kind = RawEventKind::Malformed;
+        e.reason = static_cast<std::uint8_t>(v.headerError != ccsds::HeaderError::None ? MalformedReason::Header
+                                             : v.shorterThanLayout                     ? MalformedReason::ShorterThanLayout
+                                                                                       : MalformedReason::LengthNotAllowed);
+        e.detail = static_cast<std::uint8_t>(v.headerError);
+    } else {
+        switch (v.sequence) {
+        case ccsds::SequenceEvent::Gap: e.kind = RawEventKind::Gap; e.amount = static_cast<std::uint64_t>(std::max<std::int64_t>(lostDelta, 0)); break;
+        case ccsds::SequenceEvent::Duplicate: e.kind = RawEventKind::Duplicate; break;
+        case ccsds::SequenceEvent::Late: e.kind = RawEventKind::Late; break;
+        default: e.kind = RawEventKind::Resync; break;
+        }
+    }
+    m_core.routerEvents.push(e);
 }
 
 std::size_t Router::routeBatch(Stream& s, const std::vector<TypeSettings>& typeSettings)
@@ -86,6 +114,7 @@ std::size_t Router::routeBatch(Stream& s, const std::vector<TypeSettings>& typeS
             if (verdict.shorterThanLayout) [[unlikely]]
                 bump(rc.shortPackets);
             bump(rc.malformed);
+            report(s, verdict, meta.receiveTimeNs, packet.size(), 0);
             pool.release(h);
             continue;
         }
@@ -93,7 +122,9 @@ std::size_t Router::routeBatch(Stream& s, const std::vector<TypeSettings>& typeS
             bump(rc.longPackets);
             bump(rc.extraBytes, verdict.extraBytes);
         }
-        publishSequence(s, verdict.apid);
+        const std::int64_t lostDelta = publishSequence(s, verdict.apid);
+        if (verdict.sequence >= ccsds::SequenceEvent::Gap) [[unlikely]]
+            report(s, verdict, meta.receiveTimeNs, packet.size(), lostDelta);
         if (type == kUnknownType)
             bump(rc.unknown);
         const TypeSettings& ts = typeSettings[type];

@@ -20,7 +20,8 @@ private:
     void finished() override; // the downstream workers may end once their queues are empty
 
     std::size_t routeBatch(Stream& s, const std::vector<TypeSettings>& typeSettings);
-    void publishSequence(Stream& s, std::uint16_t apid);
+    std::int64_t publishSequence(Stream& s, std::uint16_t apid);
+    void report(const Stream& s, const PacketVerdict& v, std::int64_t receiveTimeNs, std::size_t size, std::int64_t lostDelta);
 
     std::vector<std::vector<TypeSettings>> m_settings; // LiveSettings::perType, refreshed between rounds
     std::uint64_t m_settingsVersion = 0;

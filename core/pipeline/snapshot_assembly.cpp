@@ -171,6 +171,12 @@ stats::StationSnapshot assembleSnapshot(const StationCore& core)
     snap.poolInUse = core.pool->stats().inUse;
     snap.poolCapacity = core.pool->capacity();
     snap.events = core.events.count();
+    const events::AlarmCounts alarms = core.alarms.counts(snap.timeNs);
+    for (std::size_t i = 0; i < snap.alarms.active.size(); ++i) {
+        snap.alarms.active[i] = alarms.active[i];
+        snap.alarms.unacknowledged[i] = alarms.unacknowledged[i];
+    }
+    snap.alarms.shelved = alarms.shelved;
     return snap;
 }
 

@@ -4,6 +4,7 @@
 // worker, worker.hpp), snapshot_assembly, settings_translation. See core/pipeline/README.md.
 #include "core/pipeline/station.hpp"
 
+#include "core/common/clock.hpp"
 #include "core/io/endpoint.hpp"
 #include "core/pipeline/forwarder.hpp"
 #include "core/pipeline/processor.hpp"
@@ -15,6 +16,7 @@
 #include "core/pipeline/stream_receiver.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <thread>
 
 namespace telestation::pipeline {
@@ -38,6 +40,7 @@ struct Station::Impl {
 
     StationCore core;
     std::array<std::unique_ptr<Worker>, 4> workers; // router first: the others end after it
+    std::unique_ptr<EventMonitor> monitor;          // the event thread: from create to destruction
     std::atomic<bool> isRunning{false};
 };
 
@@ -83,7 +86,22 @@ Station::Station(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Station::~Station()
 {
     stop();
+    m_impl->monitor.reset(); // its last round reports what is still pending
 }
+
+namespace {
+
+// The event archive beside the recordings unless the profile names another file or turns it off.
+std::string archivePath(const config::StationProfile& profile)
+{
+    if (!profile.events.archive)
+        return {};
+    if (!profile.events.archiveFile.empty())
+        return profile.events.archiveFile;
+    return (std::filesystem::path(profile.recordingDirectory) / "events.sqlite").string();
+}
+
+} // namespace
 
 Result<std::unique_ptr<Station>> Station::create(const config::StationProfile& profile, mdb::MissionDatabase db,
                                                  const StationOptions& options)
@@ -105,9 +123,13 @@ Result<std::unique_ptr<Station>> Station::create(const config::StationProfile& p
     }
     if (auto st = translateProfile(profile, core.types, core.settings); !st)
         problems += (problems.empty() ? "" : "\n") + st.error().message;
+    if (auto st = translateLimits(profile.limits, core.types, core.settings.limitOverrides); !st)
+        problems += (problems.empty() ? "" : "\n") + st.error().message;
     if (!problems.empty())
         return Error{problems, {}};
     impl->createWorkers();
+    impl->monitor = std::make_unique<EventMonitor>(core, archivePath(profile), profile.events.retentionDays);
+    impl->monitor->start();
     return std::unique_ptr<Station>(new Station(std::move(impl)));
 }
 
@@ -160,7 +182,8 @@ void Station::stop()
         s->source.reset();
         s->paused = false;
     }
-    d.core.event(EventSeverity::Info, "", "station stopped");
+    d.core.event(events::EventKind::Station, events::Severity::Info, "", "station stopped");
+    d.monitor->roundNow(true);
 }
 
 bool Station::running() const noexcept
@@ -222,7 +245,7 @@ Status Station::startStream(std::string_view name)
     if (s.thread.joinable())
         return {};
     if (auto st = d.open(s); !st) {
-        d.core.event(EventSeverity::Error, s.profile.name, "cannot start: " + st.error().message);
+        d.core.event(events::EventKind::Stream, events::Severity::Error, s.profile.name, "cannot start: " + st.error().message);
         return Error{"stream " + s.profile.name + ": " + st.error().message, {}};
     }
     startReceiver(d.core, s);
@@ -246,7 +269,7 @@ Status Station::stopStream(std::string_view name)
         s.idleState = "stopped";
     }
     if (wasRunning)
-        d.core.event(EventSeverity::Info, s.profile.name, "stopped by the operator");
+        d.core.event(events::EventKind::Stream, events::Severity::Info, s.profile.name, "stopped by the operator");
     return {};
 }
 
@@ -267,7 +290,8 @@ Status Station::pauseStream(std::string_view name, bool paused)
                          {}};
     }
     if (s.paused.exchange(paused) != paused)
-        d.core.event(EventSeverity::Info, s.profile.name, paused ? "playback paused" : "playback resumed");
+        d.core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name,
+                     paused ? "playback paused" : "playback resumed");
     return {};
 }
 
@@ -315,9 +339,119 @@ stats::StationSnapshot Station::snapshot() const
     return assembleSnapshot(m_impl->core);
 }
 
-std::vector<StationEvent> Station::events(std::uint64_t after) const
+// ---- Events and alarms --------------------------------------------------------------------------------------
+
+std::vector<events::Event> Station::events(std::uint64_t after) const
 {
     return m_impl->core.events.since(after);
+}
+
+void Station::addEventSink(EventSink sink)
+{
+    m_impl->monitor->addSink(std::move(sink));
+}
+
+void Station::flushEvents()
+{
+    m_impl->monitor->roundNow(true);
+}
+
+std::string Station::eventArchivePath() const
+{
+    return m_impl->monitor->archivePath();
+}
+
+std::string Station::eventStorageError() const
+{
+    return m_impl->monitor->storageError();
+}
+
+std::vector<events::Alarm> Station::alarms() const
+{
+    return m_impl->core.alarms.alarms();
+}
+
+events::AlarmCounts Station::alarmCounts() const
+{
+    return m_impl->core.alarms.counts(clock::realtimeNs());
+}
+
+std::uint64_t Station::alarmsVersion() const
+{
+    return m_impl->core.alarms.version();
+}
+
+Status Station::acknowledgeAlarm(std::uint64_t id, std::string_view user, std::string_view comment)
+{
+    auto e = m_impl->core.alarms.acknowledge(id, user, comment, clock::realtimeNs());
+    if (!e)
+        return e.error();
+    m_impl->core.report(std::move(*e));
+    return {};
+}
+
+void Station::acknowledgeAllAlarms(std::string_view user, std::string_view comment)
+{
+    for (auto& e : m_impl->core.alarms.acknowledgeAll(user, comment, clock::realtimeNs()))
+        m_impl->core.report(std::move(e));
+}
+
+Status Station::shelveAlarm(std::uint64_t id, std::chrono::seconds duration, std::string_view user, std::string_view comment)
+{
+    const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(duration).count();
+    auto e = m_impl->core.alarms.shelve(id, ns, user, comment, clock::realtimeNs());
+    if (!e)
+        return e.error();
+    m_impl->core.report(std::move(*e));
+    return {};
+}
+
+Status Station::unshelveAlarm(std::uint64_t id, std::string_view user)
+{
+    auto e = m_impl->core.alarms.unshelve(id, user, clock::realtimeNs());
+    if (!e)
+        return e.error();
+    m_impl->core.report(std::move(*e));
+    return {};
+}
+
+Status Station::setLimits(std::string_view parameter, const std::optional<config::LimitSetting>& setting,
+                          std::string_view user)
+{
+    StationCore& core = m_impl->core;
+    auto before = limits(parameter);
+    if (!before)
+        return before.error();
+    if (auto st = applyLimitSetting(core.settings, core.types, parameter, setting); !st)
+        return st;
+    const EffectiveLimits after = *limits(parameter);
+    events::Event e;
+    e.kind = events::EventKind::LimitEdited;
+    e.severity = events::Severity::Info;
+    e.parameter = std::string(parameter);
+    const auto id = *core.types.parameterId(parameter);
+    e.packetType = std::string(core.types.typeName(core.types.parameter(id).typeIndex));
+    e.user = std::string(user);
+    e.text = e.parameter + " limits changed by " + e.user + ": " + describeLimits(*before) + " → " + describeLimits(after)
+        + (setting ? "" : " (the mission database's)");
+    core.report(std::move(e));
+    return {};
+}
+
+Result<EffectiveLimits> Station::limits(std::string_view parameter) const
+{
+    const StationCore& core = m_impl->core;
+    const auto id = core.types.parameterId(parameter);
+    if (!id)
+        return Error{"no parameter named " + std::string(parameter) + " in the mission database", {}};
+    std::lock_guard lock(core.settings.mutex);
+    return effectiveLimits(core.types, *id, core.settings.profile.limits);
+}
+
+void Station::resumeRecording()
+{
+    m_impl->core.recording.resumeRequests.fetch_add(1, std::memory_order_release);
+    m_impl->core.recorderBell.ring();
 }
 
 const PacketTypeTable& Station::types() const noexcept

@@ -12,7 +12,11 @@
 #include "core/config/station_profile.hpp"
 #include "core/mdb/model.hpp"
 #include "core/pipeline/current_values.hpp"
+#include "core/events/alarm.hpp"
+#include "core/events/event.hpp"
 #include "core/pipeline/event_log.hpp"
+#include "core/pipeline/event_monitor.hpp"
+#include "core/pipeline/limit_settings.hpp"
 #include "core/pipeline/packet_pool.hpp"
 #include "core/pipeline/packet_types.hpp"
 #include "core/pipeline/station_options.hpp"
@@ -79,8 +83,39 @@ public:
     [[nodiscard]] config::StationProfile profile() const;
 
     [[nodiscard]] stats::StationSnapshot snapshot() const;
-    // Events with number > `after`, oldest first (at most the newest 1000 are kept).
-    [[nodiscard]] std::vector<StationEvent> events(std::uint64_t after = 0) const;
+
+    // ---- Events and alarms (docs/events.md) ----
+    // Events with number > `after`, oldest first (the newest 1000 are kept in memory; the archive keeps
+    // them all). The station's event thread reports them within ~50 ms, storms merged.
+    [[nodiscard]] std::vector<events::Event> events(std::uint64_t after = 0) const;
+    // Called on the event thread with every batch of events, in order (keep it quick). Any time.
+    void addEventSink(EventSink sink);
+    // Reports now whatever is pending, every storm summary still open included (tests; before a final
+    // summary). stop() does it too.
+    void flushEvents();
+    // The event archive's file ("" when the profile turns it off) and its trouble ("" when fine).
+    [[nodiscard]] std::string eventArchivePath() const;
+    [[nodiscard]] std::string eventStorageError() const;
+
+    [[nodiscard]] std::vector<events::Alarm> alarms() const;
+    [[nodiscard]] events::AlarmCounts alarmCounts() const;
+    [[nodiscard]] std::uint64_t alarmsVersion() const; // moves with every change of alarms()
+    // Operator actions on alarms: each is an event with `user` and the comment.
+    [[nodiscard]] Status acknowledgeAlarm(std::uint64_t id, std::string_view user, std::string_view comment);
+    void acknowledgeAllAlarms(std::string_view user, std::string_view comment);
+    [[nodiscard]] Status shelveAlarm(std::uint64_t id, std::chrono::seconds duration, std::string_view user,
+                                     std::string_view comment);
+    [[nodiscard]] Status unshelveAlarm(std::uint64_t id, std::string_view user);
+
+    // An operator's limits for a parameter, live (the processor applies them from its next batch) and in
+    // profile(); nullopt: back to the mission database's limits. An event records who changed what
+    // from what to what.
+    [[nodiscard]] Status setLimits(std::string_view parameter, const std::optional<config::LimitSetting>& setting,
+                                   std::string_view user);
+    [[nodiscard]] Result<EffectiveLimits> limits(std::string_view parameter) const;
+
+    // After a recording failure (disk full, write error): record again, into a new segment.
+    void resumeRecording();
 
     [[nodiscard]] const PacketTypeTable& types() const noexcept;
     [[nodiscard]] const mdb::MissionDatabase& database() const noexcept;

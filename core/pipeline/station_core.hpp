@@ -6,7 +6,9 @@
 
 #include "core/mdb/model.hpp"
 #include "core/pipeline/doorbell.hpp"
+#include "core/events/alarm.hpp"
 #include "core/pipeline/event_log.hpp"
+#include "core/pipeline/event_ring.hpp"
 #include "core/pipeline/live_settings.hpp"
 #include "core/pipeline/packet_pool.hpp"
 #include "core/pipeline/packet_types.hpp"
@@ -39,6 +41,7 @@ public:
         return m_state;
     }
     std::atomic<std::uint64_t> errors{0}; // failures that stopped recording (catalog, stream, close)
+    std::atomic<std::uint64_t> resumeRequests{0}; // the operator asked to resume after a failure
 
 private:
     mutable std::mutex m_mutex;
@@ -71,7 +74,12 @@ struct StationCore {
 
     LiveSettings settings;
     SubscriptionRegistry subscriptions;
+    // Events: the hot threads' rings and the others' inbox, all drained by the event thread
+    // (event_monitor), which keeps the log, the alarms and the archive.
+    EventRing routerEvents, processorEvents;
+    EventInbox inbox;
     EventLog events;
+    events::AlarmManager alarms;
     RecordingStatus recording;
     ForwardStatus forwards;
 
@@ -87,10 +95,17 @@ struct StationCore {
                 return s.get();
         return nullptr;
     }
-    void event(EventSeverity severity, std::string stream, std::string text)
+    // An event from any thread but the router and the processor (never per packet).
+    void event(events::EventKind kind, events::Severity severity, std::string stream, std::string text)
     {
-        events.add(severity, std::move(stream), std::move(text));
+        events::Event e;
+        e.kind = kind;
+        e.severity = severity;
+        e.stream = std::move(stream);
+        e.text = std::move(text);
+        report(std::move(e));
     }
+    void report(events::Event e) { inbox.post(std::move(e)); }
 };
 
 } // namespace telestation::pipeline

@@ -11,6 +11,9 @@ struct StationOptions {
     PoolOptions pool;
     std::chrono::milliseconds pollTimeout{20}; // receivers and workers notice a stop within this
     int receiveBufferBytes = 64 * 1024 * 1024;
+    // Storms: further events of one kind and source within this window after the first are merged into
+    // one summary (docs/events.md). Tests shorten it to see every transition.
+    std::chrono::nanoseconds eventStormWindow{std::chrono::seconds(1)};
 };
 
 } // namespace telestation::pipeline

@@ -42,6 +42,7 @@ struct Stream {
         , apidSequence(std::make_unique<ApidSequence[]>(ccsds::kApidCount))
         , acceptor(types)
         , values(std::make_unique<CurrentValueTable>(types))
+        , lastLimit(std::make_unique<decode::LimitState[]>(types.totalParameters()))
     {
         idleState = p.enabled ? "stopped" : "disabled";
     }
@@ -75,6 +76,8 @@ struct Stream {
     ApidSequence sequenceTotal;                   // router
     PacketAcceptor acceptor;                      // router thread only
     std::unique_ptr<CurrentValueTable> values;    // processor writes; consumers read
+    std::unique_ptr<decode::LimitState[]> lastLimit; // processor: each parameter's limit state (index = parameter id)
+
 };
 
 } // namespace telestation::pipeline

@@ -86,7 +86,7 @@ void receive(StationCore& core, Stream& s)
 {
     StreamSink sink(s, *core.pool, core.types, core.routerBell);
     bool reportedEnd = false;
-    std::uint64_t connects = 0, disconnects = 0;
+    std::uint64_t connects = 0, disconnects = 0, kernelDrops = 0, framingErrors = 0, skippedBytes = 0;
     std::optional<std::chrono::steady_clock::time_point> pausedSince;
     while (!s.stopRequested.load(std::memory_order_relaxed)) {
         if (s.paused.load(std::memory_order_relaxed)) {
@@ -104,16 +104,40 @@ void receive(StationCore& core, Stream& s)
         const io::ReceiverStats rs = s.source->stats();
         if (rs.connects != connects || rs.disconnects != disconnects) {
             if (rs.connects > connects)
-                core.event(EventSeverity::Info, s.profile.name, s.source->state());
+                core.event(events::EventKind::Stream, events::Severity::Info, s.profile.name, s.source->state());
             if (rs.disconnects > disconnects)
-                core.event(EventSeverity::Warning, s.profile.name,
+                core.event(events::EventKind::Stream, events::Severity::Warning, s.profile.name,
                            "connection ended (" + std::to_string(rs.disconnects) + " so far); " + s.source->state());
             connects = rs.connects;
             disconnects = rs.disconnects;
         }
+        // Loss the receiver sees: the kernel's drops (UDP) and framing errors (TCP), once per poll that
+        // moved them; the event thread merges a storm.
+        if (rs.kernelDrops != kernelDrops) [[unlikely]] {
+            events::Event e;
+            e.kind = events::EventKind::KernelDrop;
+            e.severity = events::Severity::Warning;
+            e.stream = s.profile.name;
+            e.amount = rs.kernelDrops - kernelDrops;
+            e.text = std::to_string(e.amount) + " datagrams dropped by the kernel (socket receive buffer full)";
+            core.report(std::move(e));
+            kernelDrops = rs.kernelDrops;
+        }
+        if (rs.framingErrors != framingErrors) [[unlikely]] {
+            events::Event e;
+            e.kind = events::EventKind::FramingError;
+            e.severity = events::Severity::Warning;
+            e.stream = s.profile.name;
+            e.amount = rs.framingErrors - framingErrors;
+            e.text = std::to_string(e.amount) + " framing errors: no plausible packet header where one should start; "
+                + std::to_string(rs.skippedBytes - skippedBytes) + " bytes skipped to resynchronise";
+            core.report(std::move(e));
+            framingErrors = rs.framingErrors;
+            skippedBytes = rs.skippedBytes;
+        }
         if (!reportedEnd && s.source->finished()) {
             reportedEnd = true;
-            core.event(EventSeverity::Info, s.profile.name, "playback finished");
+            core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name, "playback finished");
         }
     }
     s.running.store(false);
@@ -126,7 +150,8 @@ void startReceiver(StationCore& core, Stream& s)
     s.stopRequested = false;
     s.paused = false;
     s.running = true;
-    core.event(EventSeverity::Info, s.profile.name, s.source->state());
+    core.event(s.playback() ? events::EventKind::Playback : events::EventKind::Stream, events::Severity::Info,
+               s.profile.name, (s.playback() ? "playback started: " : "") + s.source->state());
     s.thread = std::thread([&core, &s] { receive(core, s); });
 }
 

@@ -228,6 +228,7 @@ Status StreamRecorder::close()
 bool StreamRecorder::failed() const noexcept { return m_impl->failed; }
 const std::string& StreamRecorder::error() const noexcept { return m_impl->error; }
 std::uint64_t StreamRecorder::rollovers() const noexcept { return m_impl->rollovers; }
+std::string StreamRecorder::currentFile() const { return m_impl->writer ? m_impl->info.file : std::string(); }
 std::uint64_t StreamRecorder::recordedPackets() const noexcept { return m_impl->packets; }
 std::uint64_t StreamRecorder::recordedBytes() const noexcept { return m_impl->bytes; }
 const std::map<std::uint16_t, std::uint64_t>& StreamRecorder::unwrittenPackets() const noexcept { return m_impl->unwritten; }

@@ -34,6 +34,8 @@ public:
     [[nodiscard]] bool failed() const noexcept;
     [[nodiscard]] const std::string& error() const noexcept;
     [[nodiscard]] std::uint64_t rollovers() const noexcept;
+    // The open segment's file name (in the catalog's directory); "" when none is open.
+    [[nodiscard]] std::string currentFile() const;
     [[nodiscard]] std::uint64_t recordedPackets() const noexcept;
     [[nodiscard]] std::uint64_t recordedBytes() const noexcept;
     // After a failure: per APID, the packets record() had accepted (returned true for) that never

@@ -204,6 +204,20 @@ struct ConsumerStats {
     friend bool operator==(const ConsumerStats&, const ConsumerStats&) = default;
 };
 
+// The alarms listed now (core/events), per severity — index 0 info (unused), 1 warning, 2 error,
+// 3 critical. Shelved alarms count only under `shelved`.
+struct AlarmTally {
+    std::array<std::uint32_t, 4> active{};         // out of normal now, acknowledged or not
+    std::array<std::uint32_t, 4> unacknowledged{}; // active or back to normal, not yet acknowledged
+    std::uint32_t shelved = 0;
+    [[nodiscard]] std::uint32_t totalActive() const noexcept { return active[0] + active[1] + active[2] + active[3]; }
+    [[nodiscard]] std::uint32_t totalUnacknowledged() const noexcept
+    {
+        return unacknowledged[0] + unacknowledged[1] + unacknowledged[2] + unacknowledged[3];
+    }
+    friend bool operator==(const AlarmTally&, const AlarmTally&) = default;
+};
+
 struct StationSnapshot {
     std::int64_t timeNs = 0;          // CLOCK_REALTIME when taken
     double uptimeSeconds = 0;
@@ -214,7 +228,8 @@ struct StationSnapshot {
     std::string recordingState;        // "off", "recording to DIR", "failed: ..."
     std::uint64_t poolInUse = 0;
     std::uint64_t poolCapacity = 0;
-    std::uint64_t events = 0;          // operator events logged so far (errors, connects, ...)
+    std::uint64_t events = 0;          // operator events reported so far (storm summaries count once)
+    AlarmTally alarms;
     std::vector<StreamStats> streams;
     std::vector<ForwardStats> forwards;
     std::vector<ConsumerStats> consumers;

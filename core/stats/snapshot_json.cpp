@@ -263,6 +263,21 @@ void writeMembers(Writer& w, const ConsumerStats& c)
     w.u64("delivered", c.delivered);
 }
 
+// {"active": {"warning": 1, "error": 0, "critical": 2}, "unacknowledged": {...}, "shelved": 0}
+void writeAlarms(Writer& w, const AlarmTally& a)
+{
+    static constexpr std::array<std::string_view, 3> kSeverities{"warning", "error", "critical"};
+    w.objectKey("alarms");
+    for (const auto& [name, counts] : {std::pair{"active", &a.active}, std::pair{"unacknowledged", &a.unacknowledged}}) {
+        w.objectKey(name);
+        for (std::size_t i = 0; i < kSeverities.size(); ++i)
+            w.u64(kSeverities[i], (*counts)[i + 1]);
+        w.endObject();
+    }
+    w.u64("shelved", a.shelved);
+    w.endObject();
+}
+
 template <typename T> void writeArray(Writer& w, std::string_view name, const std::vector<T>& items)
 {
     w.arrayKey(name);
@@ -286,6 +301,7 @@ void writeMembers(Writer& w, const StationSnapshot& s)
     w.u64("poolInUse", s.poolInUse);
     w.u64("poolCapacity", s.poolCapacity);
     w.u64("events", s.events);
+    writeAlarms(w, s.alarms);
     writeArray(w, "streams", s.streams);
     writeArray(w, "forwards", s.forwards);
     writeArray(w, "consumers", s.consumers);

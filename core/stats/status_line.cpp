@@ -405,6 +405,10 @@ std::string statusLine(const StationSnapshot& s)
     line += " malformed " + formatCount(s.totals.malformed);
     line += " err " + formatCount(errorCount(s));
     line += " | cpu " + fixed(s.cpuPercent, 0) + '%';
+    if (s.alarms.totalActive() > 0 || s.alarms.totalUnacknowledged() > 0) {
+        line += " | alarms " + formatCount(s.alarms.active[3]) + " crit " + formatCount(s.alarms.active[2]) + " err "
+            + formatCount(s.alarms.active[1]) + " warn, " + formatCount(s.alarms.totalUnacknowledged()) + " unack";
+    }
     line += " | ";
     if (s.streams.empty())
         line += "no streams";

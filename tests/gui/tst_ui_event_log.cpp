@@ -25,33 +25,43 @@
 #include <vector>
 
 using namespace telestation;
-using pipeline::EventSeverity;
-using pipeline::StationEvent;
+using events::Event;
 using ui::EventLogDock;
 using ui::EventLogFilterModel;
 using ui::EventLogModel;
 
 namespace {
 
+Event ev(std::uint64_t number, std::int64_t ns, events::Severity severity, std::string stream, std::string text)
+{
+    Event e;
+    e.number = number;
+    e.timeNs = ns;
+    e.severity = severity;
+    e.stream = std::move(stream);
+    e.text = std::move(text);
+    return e;
+}
+
 // A source the test appends to; counts the calls, as the dock's poller would make them.
 struct HandFed {
-    std::vector<StationEvent> events;
+    std::vector<Event> events;
     int calls = 0;
 
-    void add(EventSeverity severity, std::string stream, std::string text)
+    void add(events::Severity severity, std::string stream, std::string text)
     {
         const std::uint64_t number = events.size() + 1;
         // 2026-01-02 03:04:05.678 UTC plus a second per event, with sub-millisecond digits to drop.
         const std::int64_t ns = 1'767'323'045'678'123'456LL + static_cast<std::int64_t>(number) * 1'000'000'000LL;
-        events.push_back(StationEvent{number, ns, severity, std::move(stream), std::move(text)});
+        events.push_back(ev(number, ns, severity, std::move(stream), std::move(text)));
     }
 
     EventLogDock::EventSource source()
     {
         return [this](std::uint64_t after) {
             ++calls;
-            std::vector<StationEvent> out;
-            for (const StationEvent& e : events)
+            std::vector<Event> out;
+            for (const Event& e : events)
                 if (e.number > after)
                     out.push_back(e);
             return out;
@@ -143,16 +153,16 @@ private slots:
     void rowsAppearInOrder()
     {
         HandFed fed;
-        fed.add(EventSeverity::Info, "tm", "connecting to 127.0.0.1:5000");
-        fed.add(EventSeverity::Warning, "tm", "connection ended (1 so far)");
+        fed.add(events::Severity::Info, "tm", "connecting to 127.0.0.1:5000");
+        fed.add(events::Severity::Warning, "tm", "connection ended (1 so far)");
         EventLogDock dock(fed.source());
         QSignalSpy inserts(dock.model(), &QAbstractItemModel::rowsInserted);
         dock.poll();
         QCOMPARE(dock.model()->rowCount(), 2);
         QCOMPARE(inserts.count(), 1);
-        fed.add(EventSeverity::Error, "", "recording is off: disk full");
-        fed.add(EventSeverity::Info, "", "station stopped");
-        fed.add(EventSeverity::Info, "hk", "playback finished");
+        fed.add(events::Severity::Error, "", "recording is off: disk full");
+        fed.add(events::Severity::Info, "", "station stopped");
+        fed.add(events::Severity::Info, "hk", "playback finished");
         dock.poll();
         QCOMPARE(inserts.count(), 2);
         QCOMPARE(inserts.last().at(1).toInt(), 2); // first new row
@@ -186,12 +196,12 @@ private slots:
     void overlapAndMissedEvents()
     {
         EventLogModel m;
-        std::vector<StationEvent> batch{{1, 10, EventSeverity::Info, "a", "one"}, {2, 20, EventSeverity::Info, "a", "two"}};
+        std::vector<Event> batch{ev(1, 10, events::Severity::Info, "a", "one"), ev(2, 20, events::Severity::Info, "a", "two")};
         m.append(batch);
         m.append(batch);
         QCOMPARE(m.rowCount(), 2);
-        std::vector<StationEvent> later{{2, 20, EventSeverity::Info, "a", "two"}, {6, 60, EventSeverity::Info, "a", "six"},
-                                        {7, 70, EventSeverity::Info, "a", "seven"}};
+        std::vector<Event> later{ev(2, 20, events::Severity::Info, "a", "two"), ev(6, 60, events::Severity::Info, "a", "six"),
+                                        ev(7, 70, events::Severity::Info, "a", "seven")};
         m.append(later);
         QCOMPARE(numbers(m), (QList<qulonglong>{1, 2, 6, 7}));
         QCOMPARE(m.missedCount(), 3u);
@@ -202,12 +212,12 @@ private slots:
     void filtersSelectRows()
     {
         HandFed fed;
-        fed.add(EventSeverity::Info, "tm", "connected to 10.0.0.1:5000");
-        fed.add(EventSeverity::Warning, "tm", "connection ended (1 so far)");
-        fed.add(EventSeverity::Error, "hk", "recording stopped: No space left");
-        fed.add(EventSeverity::Info, "", "station stopped");
-        fed.add(EventSeverity::Warning, "", "forward destination udp://x:1 is down");
-        fed.add(EventSeverity::Error, "", "forward to tcp://y:2: refused (retrying in 5 s)");
+        fed.add(events::Severity::Info, "tm", "connected to 10.0.0.1:5000");
+        fed.add(events::Severity::Warning, "tm", "connection ended (1 so far)");
+        fed.add(events::Severity::Error, "hk", "recording stopped: No space left");
+        fed.add(events::Severity::Info, "", "station stopped");
+        fed.add(events::Severity::Warning, "", "forward destination udp://x:1 is down");
+        fed.add(events::Severity::Error, "", "forward to tcp://y:2: refused (retrying in 5 s)");
         EventLogDock dock(fed.source());
         dock.poll();
         const EventLogFilterModel& f = *dock.filterModel();
@@ -238,8 +248,8 @@ private slots:
 
         // New events pass through the active filter as they arrive.
         dock.setSeverityFilter(EventLogDock::SeverityFilter::Errors);
-        fed.add(EventSeverity::Info, "tm", "connecting");
-        fed.add(EventSeverity::Error, "tm", "recording stopped: I/O error");
+        fed.add(events::Severity::Info, "tm", "connecting");
+        fed.add(events::Severity::Error, "tm", "recording stopped: I/O error");
         dock.poll();
         QCOMPARE(numbers(f), (QList<qulonglong>{3, 6, 8}));
         QCOMPARE(dock.model()->rowCount(), 8);
@@ -269,11 +279,11 @@ private slots:
     void csvExportRoundTrips()
     {
         HandFed fed;
-        fed.add(EventSeverity::Info, "tm", "connected to 127.0.0.1:5000");
-        fed.add(EventSeverity::Error, "", "forward to \"tcp://a,b\": refused, \"retrying\"");
-        fed.add(EventSeverity::Warning, "tm,2", "two\nlines and a \r\n CRLF");
-        fed.add(EventSeverity::Info, "hk", "  spaced  ");
-        fed.add(EventSeverity::Info, "hk", "\xc3\xa9v\xc3\xa9nement \xe2\x80\x94 UTF-8");
+        fed.add(events::Severity::Info, "tm", "connected to 127.0.0.1:5000");
+        fed.add(events::Severity::Error, "", "forward to \"tcp://a,b\": refused, \"retrying\"");
+        fed.add(events::Severity::Warning, "tm,2", "two\nlines and a \r\n CRLF");
+        fed.add(events::Severity::Info, "hk", "  spaced  ");
+        fed.add(events::Severity::Info, "hk", "\xc3\xa9v\xc3\xa9nement \xe2\x80\x94 UTF-8");
         EventLogDock dock(fed.source());
         dock.poll();
 
@@ -291,7 +301,7 @@ private slots:
         QCOMPARE(records[0], (QStringList{"Number", "Time (UTC)", "Severity", "Stream", "Text"}));
         const char* severities[] = {"Info", "Error", "Warning", "Info", "Info"};
         for (int i = 0; i < 5; ++i) {
-            const StationEvent& e = fed.events[static_cast<std::size_t>(i)];
+            const Event& e = fed.events[static_cast<std::size_t>(i)];
             const QStringList& r = records[i + 1];
             QCOMPARE(r.size(), 5);
             QCOMPARE(r[0].toULongLong(), e.number);
@@ -325,15 +335,15 @@ private slots:
     {
         HandFed fed;
         for (int i = 0; i < 7; ++i)
-            fed.add(EventSeverity::Info, "tm", "event " + std::to_string(i + 1));
+            fed.add(events::Severity::Info, "tm", "event " + std::to_string(i + 1));
         EventLogDock dock(fed.source(), nullptr, 5);
         QSignalSpy removals(dock.model(), &QAbstractItemModel::rowsRemoved);
         dock.poll(); // 7 in one batch: only the newest 5 are inserted
         QCOMPARE(numbers(*dock.model()), (QList<qulonglong>{3, 4, 5, 6, 7}));
         QCOMPARE(removals.count(), 0);
         QCOMPARE(dock.model()->droppedCount(), 2u);
-        fed.add(EventSeverity::Warning, "tm", "event 8");
-        fed.add(EventSeverity::Info, "tm", "event 9");
+        fed.add(events::Severity::Warning, "tm", "event 8");
+        fed.add(events::Severity::Info, "tm", "event 9");
         dock.poll();
         QCOMPARE(numbers(*dock.model()), (QList<qulonglong>{5, 6, 7, 8, 9}));
         QCOMPARE(removals.count(), 1);
@@ -351,7 +361,7 @@ private slots:
     void hiddenDockDoesNotPoll()
     {
         HandFed fed;
-        fed.add(EventSeverity::Info, "tm", "first");
+        fed.add(events::Severity::Info, "tm", "first");
         EventLogDock dock(fed.source());
         QVERIFY(!dock.isPolling());
         QTest::qWait(3 * static_cast<int>(EventLogDock::kPollInterval.count()));
@@ -362,14 +372,14 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
         QVERIFY(dock.isPolling());
         QCOMPARE(dock.model()->rowCount(), 1); // at show, not a tick later
-        fed.add(EventSeverity::Info, "tm", "second");
+        fed.add(events::Severity::Info, "tm", "second");
         QTRY_COMPARE_WITH_TIMEOUT(dock.model()->rowCount(), 2, 2000);
         QTRY_VERIFY_WITH_TIMEOUT(fed.calls >= 3, 2000); // keeps polling while shown
 
         dock.hide();
         QVERIFY(!dock.isPolling());
         const int calls = fed.calls;
-        fed.add(EventSeverity::Info, "tm", "third");
+        fed.add(events::Severity::Info, "tm", "third");
         QTest::qWait(3 * static_cast<int>(EventLogDock::kPollInterval.count()));
         QCOMPARE(fed.calls, calls);
         QCOMPARE(dock.model()->rowCount(), 2);
@@ -380,7 +390,7 @@ private slots:
     {
         HandFed fed;
         for (int i = 0; i < 200; ++i)
-            fed.add(i % 10 == 0 ? EventSeverity::Warning : EventSeverity::Info, "tm", "event " + std::to_string(i + 1));
+            fed.add(i % 10 == 0 ? events::Severity::Warning : events::Severity::Info, "tm", "event " + std::to_string(i + 1));
         EventLogDock dock(fed.source());
         dock.resize(700, 300);
         dock.show();
@@ -390,7 +400,7 @@ private slots:
         QCOMPARE(bar->value(), bar->maximum());
         QVERIFY(dock.followsNewest());
 
-        fed.add(EventSeverity::Info, "tm", "event 201");
+        fed.add(events::Severity::Info, "tm", "event 201");
         dock.poll();
         QCOMPARE(bar->value(), bar->maximum());
         const QModelIndex last = dock.filterModel()->index(dock.filterModel()->rowCount() - 1, 0);
@@ -398,12 +408,12 @@ private slots:
 
         bar->setValue(10); // the operator scrolls up to read
         QVERIFY(!dock.followsNewest());
-        fed.add(EventSeverity::Info, "tm", "event 202");
+        fed.add(events::Severity::Info, "tm", "event 202");
         dock.poll();
         QCOMPARE(bar->value(), 10);
         QVERIFY(!dock.followsNewest());
         bar->setValue(bar->maximum()); // back at the bottom: following again
-        fed.add(EventSeverity::Error, "tm", "event 203");
+        fed.add(events::Severity::Error, "tm", "event 203");
         dock.poll();
         QCOMPARE(bar->value(), bar->maximum());
         QCOMPARE(dock.model()->rowCount(), 203);
@@ -435,7 +445,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(column(*dock.model(), EventLogModel::Text).contains("station stopped"), 2000);
 
         // The dock holds exactly what the engine has, in its order.
-        const std::vector<StationEvent> engine = station->events(0);
+        const std::vector<Event> engine = station->events(0);
         const EventLogModel& m = *dock.model();
         QCOMPARE(m.rowCount(), static_cast<int>(engine.size()));
         for (int r = 0; r < m.rowCount(); ++r) {
@@ -465,13 +475,13 @@ private slots:
     void screenshot()
     {
         HandFed fed;
-        fed.add(EventSeverity::Info, "", "recording to /data/recordings");
-        fed.add(EventSeverity::Info, "tm", "connecting to 10.0.0.7:5000");
-        fed.add(EventSeverity::Info, "tm", "connected to 10.0.0.7:5000");
-        fed.add(EventSeverity::Warning, "", "forward destination udp://10.0.0.9:6000 is down");
-        fed.add(EventSeverity::Error, "hk", "recording stopped: cannot write /data/recordings/hk-0003.ttr: No space left on device");
-        fed.add(EventSeverity::Warning, "tm", "connection ended (1 so far); error: connection closed by peer (retry in 500 ms)");
-        fed.add(EventSeverity::Info, "", "station stopped");
+        fed.add(events::Severity::Info, "", "recording to /data/recordings");
+        fed.add(events::Severity::Info, "tm", "connecting to 10.0.0.7:5000");
+        fed.add(events::Severity::Info, "tm", "connected to 10.0.0.7:5000");
+        fed.add(events::Severity::Warning, "", "forward destination udp://10.0.0.9:6000 is down");
+        fed.add(events::Severity::Error, "hk", "recording stopped: cannot write /data/recordings/hk-0003.ttr: No space left on device");
+        fed.add(events::Severity::Warning, "tm", "connection ended (1 so far); error: connection closed by peer (retry in 500 ms)");
+        fed.add(events::Severity::Info, "", "station stopped");
         EventLogDock dock(fed.source(), nullptr, 5);
         dock.resize(760, 260);
         dock.show();

@@ -48,7 +48,7 @@ void send(const pipeline::Station& station, const std::string& stream, const std
     test::send(config, station.database());
 }
 
-bool hasEvent(const std::vector<pipeline::StationEvent>& events, const QString& text)
+bool hasEvent(const std::vector<events::Event>& events, const QString& text)
 {
     for (const auto& e : events)
         if (QString::fromStdString(e.text).contains(text))

@@ -105,15 +105,15 @@ std::uint16_t apidOf(std::span<const std::uint8_t> packet)
     return static_cast<std::uint16_t>(((packet[0] & 0x07) << 8) | packet[1]);
 }
 
-std::size_t countEvents(const std::vector<pipeline::StationEvent>& events, pipeline::EventSeverity severity)
+std::size_t countEvents(const std::vector<events::Event>& events, events::Severity severity)
 {
     return static_cast<std::size_t>(
         std::count_if(events.begin(), events.end(), [&](const auto& e) { return e.severity == severity; }));
 }
 
 // The first event of `severity` whose text contains every one of `words`.
-const pipeline::StationEvent* findEvent(const std::vector<pipeline::StationEvent>& events,
-                                        pipeline::EventSeverity severity, std::initializer_list<std::string_view> words)
+const events::Event* findEvent(const std::vector<events::Event>& events,
+                                        events::Severity severity, std::initializer_list<std::string_view> words)
 {
     for (const auto& e : events) {
         if (e.severity != severity)
@@ -125,7 +125,7 @@ const pipeline::StationEvent* findEvent(const std::vector<pipeline::StationEvent
     return nullptr;
 }
 
-std::string eventList(const std::vector<pipeline::StationEvent>& events)
+std::string eventList(const std::vector<events::Event>& events)
 {
     std::string text;
     for (const auto& e : events)
@@ -506,13 +506,13 @@ void TestPipelineFaults::sequenceFaults()
     QCOMPARE(snap.hasLoss(), lost + malformed > 0); // a duplicate or a late arrival is not a loss
     // Gaps are counted, never reported one by one: the only warnings are TCP connections that ended.
     const auto events = st.events();
-    const auto connectionEnded = [](const pipeline::StationEvent& e) {
+    const auto connectionEnded = [](const events::Event& e) {
         return e.text.find("connection ended") != std::string::npos;
     };
-    QVERIFY2(countEvents(events, pipeline::EventSeverity::Warning)
+    QVERIFY2(countEvents(events, events::Severity::Warning)
                  == static_cast<std::size_t>(std::count_if(events.begin(), events.end(), connectionEnded)),
              eventList(events).c_str());
-    QVERIFY2(countEvents(events, pipeline::EventSeverity::Error) == 0, eventList(events).c_str());
+    QVERIFY2(countEvents(events, events::Severity::Error) == 0, eventList(events).c_str());
 
     expectCleanBurst(st, url, cleanBurst.toStdString(), 500, 5000);
 }
@@ -794,7 +794,7 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
     }
     {
         const auto events = st.events();
-        const auto* downEvent = findEvent(events, pipeline::EventSeverity::Warning, {destination, "down"});
+        const auto* downEvent = findEvent(events, events::Severity::Warning, {destination, "down"});
         // Engine bug (reported): the forwarder announces "is down" only on a change from connected, so a
         // destination that was never up is never reported (core/pipeline/station.cpp, forwarderLoop,
         // publish(): wasConnected starts false).
@@ -806,7 +806,7 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
     QVERIFY2(waitUntil([&] { return st.snapshot().forwards[0].connected; }),
              st.snapshot().forwards[0].state.c_str());
     // The event follows the state change (published just before it).
-    const auto upEvent = [&] { return findEvent(st.events(), pipeline::EventSeverity::Info, {destination, "is up"}); };
+    const auto upEvent = [&] { return findEvent(st.events(), events::Severity::Info, {destination, "is up"}); };
     QVERIFY2(waitUntil([&] { return upEvent() != nullptr; }), eventList(st.events()).c_str());
     const auto second = test::sendPackets(st, "tm", {"Packet5"}, 300, 5000);
     QVERIFY(settle(st, "tm", first.sent.packets + second.sent.packets));
@@ -877,7 +877,7 @@ void TestPipelineFaults::unwritableRecordingDirectory()
     QVERIFY2(snap.recordingState.starts_with("failed"), snap.recordingState.c_str());
     QVERIFY(snap.hasLoss());
     const auto events = st.events();
-    QVERIFY2(findEvent(events, pipeline::EventSeverity::Error, {"recording"}), eventList(events).c_str());
+    QVERIFY2(findEvent(events, events::Severity::Error, {"recording"}), eventList(events).c_str());
     std::error_code ec;
     QVERIFY(!std::filesystem::exists(profile.recordingDirectory, ec));
 
@@ -924,7 +924,7 @@ void TestPipelineFaults::diskFullStopsRecording()
         QVERIFY(snap.recordingErrors > 0);
         QVERIFY(snap.hasLoss());
         const auto events = st.events();
-        const auto* stopped = findEvent(events, pipeline::EventSeverity::Error, {"recording stopped"});
+        const auto* stopped = findEvent(events, events::Severity::Error, {"recording stopped"});
         QVERIFY2(stopped, eventList(events).c_str());
         QCOMPARE(stopped->stream, std::string("tm"));
     }

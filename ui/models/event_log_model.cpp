@@ -37,11 +37,11 @@ EventLogModel::EventLogModel(std::size_t capacity, QObject* parent)
 {
 }
 
-void EventLogModel::append(std::span<const pipeline::StationEvent> events)
+void EventLogModel::append(std::span<const events::Event> events)
 {
     // Skip what we already have (the source may overlap), count what the engine no longer had.
     auto first = std::find_if(events.begin(), events.end(),
-                              [this](const pipeline::StationEvent& e) { return e.number > m_lastNumber; });
+                              [this](const events::Event& e) { return e.number > m_lastNumber; });
     if (first == events.end())
         return;
     std::uint64_t expected = m_lastNumber + 1;
@@ -83,7 +83,7 @@ void EventLogModel::clear()
     endResetModel();
 }
 
-const pipeline::StationEvent& EventLogModel::event(int row) const
+const events::Event& EventLogModel::event(int row) const
 {
     return m_events.at(static_cast<std::size_t>(row));
 }
@@ -102,7 +102,7 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() < 0 || index.row() >= rowCount())
         return {};
-    const pipeline::StationEvent& e = m_events[static_cast<std::size_t>(index.row())];
+    const events::Event& e = m_events[static_cast<std::size_t>(index.row())];
     switch (role) {
     case kEventSeverityRole: return static_cast<int>(e.severity);
     case kEventNumberRole: return QVariant::fromValue<qulonglong>(e.number);
@@ -126,16 +126,17 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
             return {};
         QStyle* style = QApplication::style();
         switch (e.severity) {
-        case pipeline::EventSeverity::Info: return style->standardIcon(QStyle::SP_MessageBoxInformation);
-        case pipeline::EventSeverity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
-        case pipeline::EventSeverity::Error: return style->standardIcon(QStyle::SP_MessageBoxCritical);
+        case events::Severity::Info: return style->standardIcon(QStyle::SP_MessageBoxInformation);
+        case events::Severity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
+        case events::Severity::Error:
+        case events::Severity::Critical: return style->standardIcon(QStyle::SP_MessageBoxCritical);
         }
         return {};
     }
     case Qt::ForegroundRole:
-        if (e.severity == pipeline::EventSeverity::Warning)
+        if (e.severity == events::Severity::Warning)
             return QBrush(kWarningColor);
-        if (e.severity == pipeline::EventSeverity::Error)
+        if (e.severity >= events::Severity::Error)
             return QBrush(kErrorColor);
         return {};
     default: return {};
@@ -165,12 +166,13 @@ QString EventLogModel::isoTime(std::int64_t ns)
     return utc(ns).toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzzZ"));
 }
 
-QString EventLogModel::severityName(pipeline::EventSeverity severity)
+QString EventLogModel::severityName(events::Severity severity)
 {
     switch (severity) {
-    case pipeline::EventSeverity::Info: return tr("Info");
-    case pipeline::EventSeverity::Warning: return tr("Warning");
-    case pipeline::EventSeverity::Error: return tr("Error");
+    case events::Severity::Info: return tr("Info");
+    case events::Severity::Warning: return tr("Warning");
+    case events::Severity::Error: return tr("Error");
+    case events::Severity::Critical: return tr("Critical");
     }
     return {};
 }
@@ -181,7 +183,7 @@ EventLogFilterModel::EventLogFilterModel(QObject* parent) : QSortFilterProxyMode
 {
 }
 
-void EventLogFilterModel::setMinimumSeverity(pipeline::EventSeverity severity)
+void EventLogFilterModel::setMinimumSeverity(events::Severity severity)
 {
     if (severity == m_minimum)
         return;
@@ -234,14 +236,11 @@ QString csvHeader()
     return QStringLiteral("Number,Time (UTC),Severity,Stream,Text");
 }
 
-QString csvRecord(const pipeline::StationEvent& event)
+QString csvRecord(const events::Event& event)
 {
     // The severity's English name, not tr(): scripts read these files.
-    const char* severity = "Info";
-    if (event.severity == pipeline::EventSeverity::Warning)
-        severity = "Warning";
-    else if (event.severity == pipeline::EventSeverity::Error)
-        severity = "Error";
+    static constexpr const char* kNames[] = {"Info", "Warning", "Error", "Critical"};
+    const char* severity = kNames[static_cast<int>(event.severity) % 4];
     return QStringList{QString::number(event.number), EventLogModel::isoTime(event.timeNs),
                        QString::fromLatin1(severity), csvField(fromStd(event.stream)), csvField(fromStd(event.text))}
         .join(QLatin1Char(','));

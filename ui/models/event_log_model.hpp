@@ -17,7 +17,7 @@
 
 namespace telestation::ui {
 
-// The event's severity as an int (pipeline::EventSeverity's value), on every column.
+// The event's severity as an int (events::Severity's value), on every column.
 inline constexpr int kEventSeverityRole = Qt::UserRole + 1;
 // The engine's event number (qulonglong), on every column.
 inline constexpr int kEventNumberRole = Qt::UserRole + 2;
@@ -38,7 +38,7 @@ public:
     // drops the oldest rows beyond the capacity with one row removal. Events numbered at or below
     // lastNumber() are ignored (a source may return one twice); a jump in the numbers is counted
     // as missed (the engine keeps only its newest 1000: a slow poller loses the oldest).
-    void append(std::span<const pipeline::StationEvent> events);
+    void append(std::span<const events::Event> events);
     void clear();
 
     [[nodiscard]] std::size_t capacity() const noexcept { return m_capacity; }
@@ -48,7 +48,7 @@ public:
     [[nodiscard]] std::uint64_t droppedCount() const noexcept { return m_dropped; }
     [[nodiscard]] std::uint64_t missedCount() const noexcept { return m_missed; }
     // The event of a row (0 <= row < rowCount()).
-    [[nodiscard]] const pipeline::StationEvent& event(int row) const;
+    [[nodiscard]] const events::Event& event(int row) const;
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
@@ -60,11 +60,11 @@ public:
     [[nodiscard]] static QString displayTime(std::int64_t ns);
     // "2026-11-22T13:34:32.123Z" (ISO 8601, UTC): the CSV's time, which spreadsheets and scripts parse.
     [[nodiscard]] static QString isoTime(std::int64_t ns);
-    [[nodiscard]] static QString severityName(pipeline::EventSeverity severity);
+    [[nodiscard]] static QString severityName(events::Severity severity);
 
 private:
     std::size_t m_capacity;
-    std::deque<pipeline::StationEvent> m_events;
+    std::deque<events::Event> m_events;
     std::uint64_t m_lastNumber = 0;
     std::uint64_t m_dropped = 0;
     std::uint64_t m_missed = 0;
@@ -78,8 +78,8 @@ class EventLogFilterModel : public QSortFilterProxyModel {
 public:
     explicit EventLogFilterModel(QObject* parent = nullptr);
 
-    void setMinimumSeverity(pipeline::EventSeverity severity);
-    [[nodiscard]] pipeline::EventSeverity minimumSeverity() const noexcept { return m_minimum; }
+    void setMinimumSeverity(events::Severity severity);
+    [[nodiscard]] events::Severity minimumSeverity() const noexcept { return m_minimum; }
     void setSearchText(const QString& text);
     [[nodiscard]] const QString& searchText() const noexcept { return m_search; }
 
@@ -87,7 +87,7 @@ protected:
     [[nodiscard]] bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
 private:
-    pipeline::EventSeverity m_minimum = pipeline::EventSeverity::Info;
+    events::Severity m_minimum = events::Severity::Info;
     QString m_search;
 };
 
@@ -97,6 +97,6 @@ private:
 // The CSV header and one event as a CSV record, without the line break (RFC 4180 uses CRLF).
 // Columns: Number, Time (UTC) as isoTime(), Severity, Stream, Text.
 [[nodiscard]] QString csvHeader();
-[[nodiscard]] QString csvRecord(const pipeline::StationEvent& event);
+[[nodiscard]] QString csvRecord(const events::Event& event);
 
 } // namespace telestation::ui

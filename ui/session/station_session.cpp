@@ -130,10 +130,10 @@ bool StationSession::open(const config::StationProfile& profile, const QString& 
     m_path = path;
     auto station = launch(profile, *m_database, &launchError, &streamProblems);
     replaceStation(std::move(station));
-    note(pipeline::EventSeverity::Info, {},
+    note(events::Severity::Info, {},
          tr("profile %1 opened (mission database %2)").arg(path.isEmpty() ? tr("(new)") : path, mdbPath));
     for (const auto& p : streamProblems)
-        note(pipeline::EventSeverity::Error, {}, p);
+        note(events::Severity::Error, {}, p);
     setDirty(false);
     Q_EMIT profileChanged();
     if (!launchError.isEmpty()) {
@@ -212,12 +212,12 @@ bool StationSession::saveAs(const QString& path, QString* error)
         const QString why = tr("The profile cannot be saved to %1: %2").arg(path, text(saved.error().message));
         if (error)
             *error = why;
-        note(pipeline::EventSeverity::Error, {}, why);
+        note(events::Severity::Error, {}, why);
         return false;
     }
     const bool renamed = QFileInfo(path).absoluteFilePath() != m_path;
     m_path = QFileInfo(path).absoluteFilePath();
-    note(pipeline::EventSeverity::Info, {}, tr("profile saved to %1").arg(m_path));
+    note(events::Severity::Info, {}, tr("profile saved to %1").arg(m_path));
     setDirty(false);
     if (renamed)
         Q_EMIT profileChanged();
@@ -305,16 +305,16 @@ bool StationSession::rebuild(config::StationProfile next, const QString& what, Q
         replaceStation(std::move(station));
         if (error)
             *error = launchError;
-        note(pipeline::EventSeverity::Error, {}, tr("%1 failed: %2").arg(what, launchError));
+        note(events::Severity::Error, {}, tr("%1 failed: %2").arg(what, launchError));
         return false;
     }
     m_lastRebuildPauseMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     m_profile = next;
     replaceStation(std::move(station));
-    note(pipeline::EventSeverity::Info, {},
+    note(events::Severity::Info, {},
          tr("%1: station restarted, reception paused for %2 ms").arg(what).arg(m_lastRebuildPauseMs, 0, 'f', 0));
     for (const auto& p : streamProblems)
-        note(pipeline::EventSeverity::Error, {}, p);
+        note(events::Severity::Error, {}, p);
     if (!streamProblems.isEmpty())
         Q_EMIT problem(streamProblems.join(QLatin1Char('\n')));
     setDirty(true);
@@ -384,16 +384,16 @@ void StationSession::setDirty(bool dirty)
     Q_EMIT dirtyChanged(dirty);
 }
 
-void StationSession::note(pipeline::EventSeverity severity, const QString& stream, const QString& message)
+void StationSession::note(events::Severity severity, const QString& stream, const QString& message)
 {
     collectStationEvents(); // keep the order: what the station said before this note comes first
-    pipeline::StationEvent e;
+    events::Event e;
     e.number = m_nextEvent++;
     e.timeNs = clock::realtimeNs();
     e.severity = severity;
     e.stream = stream.toStdString();
     e.text = message.toStdString();
-    if (severity == pipeline::EventSeverity::Error)
+    if (severity == events::Severity::Error)
         spdlog::error("{}", e.text);
     else
         spdlog::info("{}", e.text);
@@ -415,12 +415,12 @@ void StationSession::collectStationEvents()
         m_events.pop_front();
 }
 
-std::vector<pipeline::StationEvent> StationSession::events(std::uint64_t after)
+std::vector<events::Event> StationSession::events(std::uint64_t after)
 {
     collectStationEvents();
-    std::vector<pipeline::StationEvent> out;
+    std::vector<events::Event> out;
     auto it = std::upper_bound(m_events.begin(), m_events.end(), after,
-                               [](std::uint64_t n, const pipeline::StationEvent& e) { return n < e.number; });
+                               [](std::uint64_t n, const events::Event& e) { return n < e.number; });
     out.assign(it, m_events.end());
     return out;
 }

@@ -88,7 +88,7 @@ public:
     [[nodiscard]] const SnapshotFeed& snapshots() const noexcept { return m_snapshots; }
 
     // Station events (renumbered) and the session's own, with number > after, oldest first.
-    [[nodiscard]] std::vector<pipeline::StationEvent> events(std::uint64_t after);
+    [[nodiscard]] std::vector<events::Event> events(std::uint64_t after);
     // How long the last rebuild kept reception stopped (from stopping the old station to every stream
     // of the new one started), ms; -1 before any.
     [[nodiscard]] double lastRebuildPauseMs() const noexcept { return m_lastRebuildPauseMs; }
@@ -110,7 +110,7 @@ private:
                                               QString* error, QStringList* streamProblems);
     void replaceStation(std::unique_ptr<pipeline::Station> next);
     void collectStationEvents();
-    void note(pipeline::EventSeverity severity, const QString& stream, const QString& text);
+    void note(events::Severity severity, const QString& stream, const QString& text);
     void setDirty(bool dirty);
     // After a live change: the station's profile is the session's copy again, unsaved.
     void liveChanged();
@@ -124,7 +124,7 @@ private:
     bool m_dirty = false;
     double m_lastRebuildPauseMs = -1;
 
-    std::deque<pipeline::StationEvent> m_events;
+    std::deque<events::Event> m_events;
     std::uint64_t m_nextEvent = 1;
     std::uint64_t m_stationSeen = 0; // the current station's last event number taken
     SnapshotFeed m_snapshots;

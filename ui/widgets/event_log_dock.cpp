@@ -37,6 +37,7 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     m_severity->addItem(tr("All events"));
     m_severity->addItem(tr("Warnings and errors"));
     m_severity->addItem(tr("Errors only"));
+    m_severity->addItem(tr("Critical only"));
     m_severity->setToolTip(tr("Show events of this severity or worse"));
 
     m_search = new QLineEdit(content);
@@ -82,9 +83,9 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     setWidget(content);
 
     connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int index) {
-        static constexpr pipeline::EventSeverity kMinimum[] = {
-            pipeline::EventSeverity::Info, pipeline::EventSeverity::Warning, pipeline::EventSeverity::Error};
-        if (index >= 0 && index < 3)
+        static constexpr events::Severity kMinimum[] = {
+            events::Severity::Info, events::Severity::Warning, events::Severity::Error, events::Severity::Critical};
+        if (index >= 0 && index < 4)
             m_filter->setMinimumSeverity(kMinimum[index]);
         updateStatus();
     });
@@ -106,7 +107,7 @@ void EventLogDock::poll()
     ++m_polls;
     if (!m_source)
         return;
-    const std::vector<pipeline::StationEvent> events = m_source(m_model->lastNumber());
+    const std::vector<events::Event> events = m_source(m_model->lastNumber());
     if (events.empty())
         return;
     // Decide before the rows arrive: afterwards the view's range has grown and we would look scrolled up.

@@ -31,11 +31,11 @@ class EventLogDock : public QDockWidget {
 
 public:
     // Events numbered above `after`, oldest first. Called on the GUI thread; must be cheap.
-    using EventSource = std::function<std::vector<pipeline::StationEvent>(std::uint64_t after)>;
+    using EventSource = std::function<std::vector<events::Event>(std::uint64_t after)>;
     static constexpr std::chrono::milliseconds kPollInterval{250};
 
     // The severity filter's choices, in the combo's order.
-    enum class SeverityFilter { All, WarningAndAbove, Errors };
+    enum class SeverityFilter { All, WarningAndAbove, Errors, Critical };
 
     explicit EventLogDock(EventSource source, QWidget* parent = nullptr,
                           std::size_t capacity = EventLogModel::kDefaultCapacity);
