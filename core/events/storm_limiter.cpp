@@ -94,7 +94,7 @@ bool StormLimiter::admit(const Event& event, std::int64_t nowNs)
     const auto [it, added] = m_sources.try_emplace(keyOf(event));
     Window& w = it->second;
     if (added || (w.count == 0 && nowNs >= w.endNs)) {
-        w = Window{nowNs, nowNs + m_windowNs, 0, 0, Severity::Info, {}};
+        w = Window{nowNs, nowNs + m_windowNs, 0, 0, Severity::Info, event};
         return true;
     }
     w.count += event.count;
@@ -103,6 +103,22 @@ bool StormLimiter::admit(const Event& event, std::int64_t nowNs)
     w.last = event;
     m_merged += event.count;
     return false;
+}
+
+bool StormLimiter::tryMerge(const Key& key, std::int64_t timeNs, std::uint64_t count, std::uint64_t amount,
+                           Severity severity)
+{
+    const auto it = m_sources.find(key);
+    if (it == m_sources.end())
+        return false;
+    Window& w = it->second;
+    if (w.count == 0 && timeNs >= w.endNs)
+        return false; // it would be the first of a new window: reported at once
+    w.count += count;
+    w.amount += amount;
+    w.worst = std::max(w.worst, severity);
+    m_merged += count;
+    return true;
 }
 
 Event StormLimiter::summarise(const Window& w, std::int64_t nowNs)
@@ -131,7 +147,7 @@ std::vector<Event> StormLimiter::flush(std::int64_t nowNs, bool all)
             continue;
         }
         out.push_back(summarise(w, nowNs));
-        w = Window{nowNs, nowNs + m_windowNs, 0, 0, Severity::Info, {}};
+        w = Window{nowNs, nowNs + m_windowNs, 0, 0, Severity::Info, std::move(w.last)};
         ++it;
     }
     std::sort(out.begin(), out.end(), [](const Event& a, const Event& b) { return a.timeNs < b.timeNs; });

@@ -25,6 +25,14 @@ public:
     // True: report `event` now (the first of its source in a window). False: it was merged into the
     // source's next summary. Windows are placed by the event's time (nowNs when it has none).
     [[nodiscard]] bool admit(const Event& event, std::int64_t nowNs);
+    // Where an event belongs: its source (the kind filed under, stream, packet type, parameter, detail).
+    using Key = std::tuple<EventKind, std::string, std::string, std::string, std::string>;
+    [[nodiscard]] static Key keyOf(const Event& event);
+    // The cheap way for a storm: merges `count` events of a known source without making them, when
+    // admit() would merge them (the source's window is open); false otherwise — then make the event
+    // and admit() it.
+    [[nodiscard]] bool tryMerge(const Key& key, std::int64_t timeNs, std::uint64_t count, std::uint64_t amount,
+                                Severity severity);
     // The summaries of the windows that ended by nowNs (every open window when `all`, e.g. when the
     // station stops), oldest source first. A summary's time is the end of its window.
     [[nodiscard]] std::vector<Event> flush(std::int64_t nowNs, bool all = false);
@@ -36,16 +44,14 @@ public:
 private:
     // Transitions of one parameter, or one queue's warning crossings up and down, or one stream's stale
     // and resumed reports, are one source: their summary says where the source stands now.
-    using Key = std::tuple<EventKind, std::string, std::string, std::string, std::string>;
     struct Window {
         std::int64_t startNs = 0;
         std::int64_t endNs = 0;
         std::uint64_t count = 0;  // merged events
         std::uint64_t amount = 0; // their amounts summed
         Severity worst = Severity::Info;
-        Event last;               // the newest merged event: where the source stands now
+        Event last;               // the newest event of the source: where it stands now
     };
-    [[nodiscard]] static Key keyOf(const Event& event);
     [[nodiscard]] static Event summarise(const Window& window, std::int64_t nowNs);
 
     std::int64_t m_windowNs;

@@ -123,8 +123,7 @@ void EventMonitor::collect(std::int64_t nowNs)
                     limits = m_core.settings.profile.limits;
                     limitsRead = true;
                 }
-                const Stream& s = *m_core.streams.at(raw[i].streamId);
-                admit(describeRawEvent(raw[i], s.profile.name, m_core.types, limits), nowNs);
+                admitRaw(raw[i], nowNs, limits);
             }
         }
     }
@@ -144,6 +143,27 @@ void EventMonitor::collect(std::int64_t nowNs)
     for (auto& e : m_inbox)
         admit(std::move(e), nowNs);
     m_inbox.clear();
+}
+
+// A sequence fault or a malformed packet of a source whose window is open merges without being made
+// into an event (a storm of 100,000 a second costs a hash look-up each); a limit transition is always
+// made, since its summary says where the parameter stands.
+void EventMonitor::admitRaw(const RawEvent& raw, std::int64_t nowNs, const std::vector<config::LimitSetting>& limits)
+{
+    const bool mergeable = raw.kind != RawEventKind::Limit;
+    const std::uint64_t key = (std::uint64_t{static_cast<std::uint8_t>(raw.kind)} << 60)
+        | (std::uint64_t{raw.reason & 0xFu} << 56) | (std::uint64_t{raw.detail} << 48)
+        | (std::uint64_t{raw.streamId & 0xFFFu} << 36) | (std::uint64_t{raw.apid & 0x7FFu} << 25)
+        | (raw.typeIndex & 0x1FFFFFFu);
+    if (mergeable) {
+        const auto known = m_rawKeys.find(key);
+        if (known != m_rawKeys.end() && m_limiter.tryMerge(known->second, raw.timeNs, 1, raw.amount, Severity::Warning))
+            return;
+    }
+    Event e = describeRawEvent(raw, m_core.streams.at(raw.streamId)->profile.name, m_core.types, limits);
+    if (mergeable)
+        m_rawKeys.try_emplace(key, events::StormLimiter::keyOf(e));
+    admit(std::move(e), nowNs);
 }
 
 void EventMonitor::watchStreams(std::int64_t nowNs, std::int64_t monoNs)

@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace telestation::pipeline {
@@ -67,6 +68,7 @@ private:
     void watchQueues(Stream& s, StreamWatch& w, std::int64_t nowNs);
     void watchStaleness(Stream& s, StreamWatch& w, std::int64_t nowNs, std::int64_t monoNs);
     void admit(events::Event e, std::int64_t nowNs);
+    void admitRaw(const RawEvent& raw, std::int64_t nowNs, const std::vector<config::LimitSetting>& limits);
     void deliver(std::int64_t nowNs);
 
     StationCore& m_core;
@@ -75,6 +77,8 @@ private:
     int m_retentionDays;
     events::StormLimiter m_limiter;
     std::vector<StreamWatch> m_watch;
+    // A storm's raw events merge by their source's key, found once per source (no text made per event).
+    std::unordered_map<std::uint64_t, events::StormLimiter::Key> m_rawKeys;
     std::vector<events::Event> m_batch;
     std::vector<events::Event> m_inbox;
     std::uint64_t m_ringLossesSeen = 0;

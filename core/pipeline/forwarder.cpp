@@ -26,7 +26,7 @@ io::Sender* Forwarder::open(std::size_t index)
     auto sender = endpoint ? io::openSender(*endpoint, o) : Result<std::unique_ptr<io::Sender>>(endpoint.error());
     if (!sender) {
         d.retryAt = now + 5s;
-        m_core.event(events::EventKind::Forward, events::Severity::Error, "", "forward to " + d.url + ": " + sender.error().toString() + " (retrying in 5 s)");
+        m_core.event(events::EventKind::Forward, events::Severity::Error, "", "forward to " + d.url + ": " + sender.error().toString() + " (retrying in 5 s)", d.url);
         std::lock_guard lock(m_core.forwards.mutex);
         m_core.forwards.destinations[index].state = "error: " + sender.error().message;
         return nullptr;
@@ -54,10 +54,10 @@ void Forwarder::publish(std::size_t index, bool withState)
     using Link = Destination::Link;
     if (connected && d.link != Link::Up) {
         d.link = Link::Up;
-        m_core.event(events::EventKind::Forward, events::Severity::Info, "", "forward destination " + d.url + " is up");
+        m_core.event(events::EventKind::Forward, events::Severity::Info, "", "forward destination " + d.url + " is up", d.url);
     } else if (!connected && (d.link == Link::Up || (d.link == Link::Unknown && st.notSent > 0))) {
         d.link = Link::Down;
-        m_core.event(events::EventKind::Forward, events::Severity::Warning, "", "forward destination " + d.url + " is down");
+        m_core.event(events::EventKind::Forward, events::Severity::Warning, "", "forward destination " + d.url + " is down", d.url);
     }
     if (!withState)
         return;

@@ -58,12 +58,12 @@ void Recorder::openCatalog()
         m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
         m_core.recording.setState("failed: " + opened.error().toString());
         m_core.event(events::EventKind::RecordingError, events::Severity::Error, "",
-                     "recording is off: " + opened.error().toString());
+                     "recording is off: " + opened.error().toString(), "catalog");
         return;
     }
     m_catalog = std::move(*opened);
     m_core.recording.setState("recording to " + directory);
-    m_core.event(events::EventKind::Recording, events::Severity::Info, "", "recording to " + directory);
+    m_core.event(events::EventKind::Recording, events::Severity::Info, "", "recording to " + directory, "catalog");
 }
 
 void Recorder::handle(Stream& stream, std::span<const PacketHandle> batch)
@@ -88,12 +88,12 @@ void Recorder::record(Stream& s, StreamRecording& r, PacketHandle h)
             r.file = r.recorder->currentFile();
             std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
             m_core.event(events::EventKind::Recording, events::Severity::Info, s.profile.name,
-                         (m_resumeRequests > 0 ? "recording resumed into " : "recording into ") + r.file);
+                         (m_resumeRequests > 0 ? "recording resumed into " : "recording into ") + r.file, "segment opened");
         } else {
             r.failed = true;
             m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
             m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.profile.name,
-                         "recording stopped: " + created.error().toString());
+                         "recording stopped: " + created.error().toString(), "failed");
         }
     }
     const auto bytes = pool.bytes(h);
@@ -119,7 +119,7 @@ void Recorder::fail(Stream& s, StreamRecording& r, const std::string& what)
     uncountUnwritten(s, r);
     m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
     m_core.recording.setState("failed: " + r.recorder->error());
-    m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.profile.name, what);
+    m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.profile.name, what, "failed");
 }
 
 // The segment just closed, with what it holds, and the one this packet opened.
@@ -133,7 +133,8 @@ void Recorder::rolledOver(Stream& s, StreamRecording& r)
     const std::string next = r.recorder->currentFile();
     m_core.event(events::EventKind::Recording, events::Severity::Info, s.profile.name,
                  "recording segment rolled over: " + r.file + " closed with " + std::to_string(packets) + " packets, "
-                     + std::to_string(bytes) + " bytes; now " + next);
+                     + std::to_string(bytes) + " bytes; now " + next,
+                 "rollover");
     r.rollovers = r.recorder->rollovers();
     r.file = next;
     std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
@@ -176,7 +177,7 @@ void Recorder::finished()
             m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
             m_core.recording.setState("failed: " + st.error().toString());
             m_core.event(events::EventKind::RecordingError, events::Severity::Error, s->profile.name,
-                         "closing the recording: " + st.error().toString());
+                         "closing the recording: " + st.error().toString(), "failed");
         }
         r.recorder.reset();
     }

@@ -245,7 +245,8 @@ Status Station::startStream(std::string_view name)
     if (s.thread.joinable())
         return {};
     if (auto st = d.open(s); !st) {
-        d.core.event(events::EventKind::Stream, events::Severity::Error, s.profile.name, "cannot start: " + st.error().message);
+        d.core.event(events::EventKind::Stream, events::Severity::Error, s.profile.name, "cannot start: " + st.error().message,
+                     "start failed");
         return Error{"stream " + s.profile.name + ": " + st.error().message, {}};
     }
     startReceiver(d.core, s);
@@ -269,7 +270,7 @@ Status Station::stopStream(std::string_view name)
         s.idleState = "stopped";
     }
     if (wasRunning)
-        d.core.event(events::EventKind::Stream, events::Severity::Info, s.profile.name, "stopped by the operator");
+        d.core.event(events::EventKind::Stream, events::Severity::Info, s.profile.name, "stopped by the operator", "stopped");
     return {};
 }
 
@@ -291,7 +292,7 @@ Status Station::pauseStream(std::string_view name, bool paused)
     }
     if (s.paused.exchange(paused) != paused)
         d.core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name,
-                     paused ? "playback paused" : "playback resumed");
+                     paused ? "playback paused" : "playback resumed", paused ? "paused" : "resumed");
     return {};
 }
 

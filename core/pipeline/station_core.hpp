@@ -95,14 +95,18 @@ struct StationCore {
                 return s.get();
         return nullptr;
     }
-    // An event from any thread but the router and the processor (never per packet).
-    void event(events::EventKind kind, events::Severity severity, std::string stream, std::string text)
+    // An event from any thread but the router and the processor (never per packet). `detail` tells this
+    // source apart from others of its kind and stream, so that a storm merges only what is alike
+    // ("paused" and "resumed" are two sources; a flapping connection's ends and starts are one).
+    void event(events::EventKind kind, events::Severity severity, std::string stream, std::string text,
+               std::string detail = {})
     {
         events::Event e;
         e.kind = kind;
         e.severity = severity;
         e.stream = std::move(stream);
         e.text = std::move(text);
+        e.detail = std::move(detail);
         report(std::move(e));
     }
     void report(events::Event e) { inbox.post(std::move(e)); }

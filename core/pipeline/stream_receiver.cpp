@@ -104,10 +104,11 @@ void receive(StationCore& core, Stream& s)
         const io::ReceiverStats rs = s.source->stats();
         if (rs.connects != connects || rs.disconnects != disconnects) {
             if (rs.connects > connects)
-                core.event(events::EventKind::Stream, events::Severity::Info, s.profile.name, s.source->state());
+                core.event(events::EventKind::Stream, events::Severity::Info, s.profile.name, s.source->state(), "connection");
             if (rs.disconnects > disconnects)
                 core.event(events::EventKind::Stream, events::Severity::Warning, s.profile.name,
-                           "connection ended (" + std::to_string(rs.disconnects) + " so far); " + s.source->state());
+                           "connection ended (" + std::to_string(rs.disconnects) + " so far); " + s.source->state(),
+                           "connection");
             connects = rs.connects;
             disconnects = rs.disconnects;
         }
@@ -137,7 +138,7 @@ void receive(StationCore& core, Stream& s)
         }
         if (!reportedEnd && s.source->finished()) {
             reportedEnd = true;
-            core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name, "playback finished");
+            core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name, "playback finished", "finished");
         }
     }
     s.running.store(false);
@@ -151,7 +152,7 @@ void startReceiver(StationCore& core, Stream& s)
     s.paused = false;
     s.running = true;
     core.event(s.playback() ? events::EventKind::Playback : events::EventKind::Stream, events::Severity::Info,
-               s.profile.name, (s.playback() ? "playback started: " : "") + s.source->state());
+               s.profile.name, (s.playback() ? "playback started: " : "") + s.source->state(), "started");
     s.thread = std::thread([&core, &s] { receive(core, s); });
 }
 

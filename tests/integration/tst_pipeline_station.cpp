@@ -8,6 +8,7 @@
 #include "tests/support/held_udp_port.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
+#include "tests/support/wait_until.hpp"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -156,12 +157,15 @@ void TestStation::playbackReproducesStatistics()
     QCOMPARE(b.networkQueue.drops + b.processQueue.drops, std::uint64_t{0});
 }
 
+// The station's event thread reports within a round (~50 ms): wait for it.
 static bool hasEvent(const pipeline::Station& st, std::string_view stream, std::string_view text)
 {
-    for (const auto& e : st.events())
-        if (e.stream == stream && e.text.find(text) != std::string::npos)
-            return true;
-    return false;
+    return test::waitUntil([&] {
+        for (const auto& e : st.events())
+            if (e.stream == stream && e.text.find(text) != std::string::npos)
+                return true;
+        return false;
+    });
 }
 
 // startStream / stopStream change one stream while the others keep receiving; a source that cannot

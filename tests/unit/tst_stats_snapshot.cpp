@@ -166,6 +166,11 @@ StationSnapshot richSnapshot()
     s.poolInUse = n();
     s.poolCapacity = n();
     s.events = n();
+    for (std::size_t i = 1; i < s.alarms.active.size(); ++i) {
+        s.alarms.active[i] = static_cast<std::uint32_t>(n());
+        s.alarms.unacknowledged[i] = static_cast<std::uint32_t>(n());
+    }
+    s.alarms.shelved = static_cast<std::uint32_t>(n());
     for (int i = 0; i < 2; ++i) {
         StreamStats st;
         st.name = "stream " + std::to_string(i);
@@ -307,6 +312,15 @@ StationSnapshot readSnapshot(const QJsonObject& o)
     s.poolInUse = u64(o, "poolInUse");
     s.poolCapacity = u64(o, "poolCapacity");
     s.events = u64(o, "events");
+    {
+        const QJsonObject a = obj(o, "alarms");
+        const char* severities[] = {"warning", "error", "critical"};
+        for (std::size_t i = 0; i < 3; ++i) {
+            s.alarms.active[i + 1] = static_cast<std::uint32_t>(u64(obj(a, "active"), severities[i]));
+            s.alarms.unacknowledged[i + 1] = static_cast<std::uint32_t>(u64(obj(a, "unacknowledged"), severities[i]));
+        }
+        s.alarms.shelved = static_cast<std::uint32_t>(u64(a, "shelved"));
+    }
     for (const auto& v : o.value(QLatin1String("streams")).toArray()) {
         const QJsonObject so = v.toObject();
         StreamStats st;
@@ -620,7 +634,9 @@ private slots:
         const QJsonObject o = parse(toJson(richSnapshot()));
         QCOMPARE(sortedKeys(o),
             sorted({ "timeNs", "uptimeSeconds", "cpuPercent", "totals", "rates", "recordingErrors", "recordingState",
-                "poolInUse", "poolCapacity", "events", "streams", "forwards", "consumers" }));
+                "poolInUse", "poolCapacity", "events", "alarms", "streams", "forwards", "consumers" }));
+        QCOMPARE(sortedKeys(obj(o, "alarms")), sorted({ "active", "unacknowledged", "shelved" }));
+        QCOMPARE(sortedKeys(obj(obj(o, "alarms"), "active")), sorted({ "warning", "error", "critical" }));
         QCOMPARE(sortedKeys(obj(o, "totals")), sorted(kCounterKeys));
         QCOMPARE(sortedKeys(obj(o, "rates")), sorted(kRatesKeys));
         const auto streams = o.value("streams").toArray();
@@ -662,7 +678,7 @@ private slots:
         const std::string text = toJson(richSnapshot());
         const std::vector<std::string> order = { "\"timeNs\"", "\"uptimeSeconds\"", "\"cpuPercent\"", "\"totals\"",
             "\"rates\"", "\"recordingErrors\"", "\"recordingState\"", "\"poolInUse\"", "\"poolCapacity\"", "\"events\"",
-            "\"streams\"", "\"forwards\"", "\"consumers\"" };
+            "\"alarms\"", "\"streams\"", "\"forwards\"", "\"consumers\"" };
         for (std::size_t i = 1; i < order.size(); ++i)
             QVERIFY2(at(text, order[i - 1]) < at(text, order[i]), order[i].c_str());
         QVERIFY(at(text, "\"timeNs\"") == 1);
