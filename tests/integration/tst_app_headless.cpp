@@ -15,6 +15,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 
@@ -125,6 +126,7 @@ private slots:
     void runsForDurationAndReports();
     void sigtermStopsCleanly();
     void lossGivesExitCode3();
+    void eventsOutAndAlarms();
     void badProfileGivesExitCode2();
     void badConsumerGivesExitCode2_data();
     void badConsumerGivesExitCode2();
@@ -222,6 +224,57 @@ void TestAppHeadless::lossGivesExitCode3()
     QCOMPARE(totals.value(QStringLiteral("packetsLost")).toInteger(), 1);
     QCOMPARE(totals.value(QStringLiteral("packetsReceived")).toInteger(), 299);
     QVERIFY(QString::fromUtf8(p->readAllStandardOutput()).contains(QStringLiteral("exit 3")));
+}
+
+// --events-out: every event and alarm change as a JSON line; the status line shows the active alarms;
+// the summary counts events by kind and alarms by severity; the exit code is as before.
+void TestAppHeadless::eventsOutAndAlarms()
+{
+    QTemporaryDir dir;
+    const std::uint16_t port = freeUdpPort();
+    const QString events = dir.filePath(QStringLiteral("events.jsonl"));
+    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
+                                      QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--events-out"),
+                                      events, QStringLiteral("--stats-interval"), QStringLiteral("0.2")});
+    QVERIFY(waitForStatusLine(*p));
+    QVERIFY(sendPackets(port, 0, 300, 150)); // one packet missing: a sequence gap, a loss alarm
+    QVERIFY(p->waitForFinished(20000));
+    QCOMPARE(p->exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p->exitCode(), 3);
+    const QString out = QString::fromUtf8(p->readAllStandardOutput());
+    // HK_Status packets of zeros are below some low limits too: alarms beside the loss alarm.
+    static const QRegularExpression status(QStringLiteral(R"(\| alarms \d+ crit \d+ err [1-9]\d* warn, [1-9]\d* unack \|)"));
+    QVERIFY2(status.match(out).hasMatch(), qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("Events: ")) && out.contains(QStringLiteral("1 sequenceGap")), qPrintable(out));
+    static const QRegularExpression summary(QStringLiteral(R"(Alarms listed: [1-9]\d* warning \(\d+ active\), \d+ error \(\d+ active\), \d+ critical \(\d+ active\))"));
+    QVERIFY2(summary.match(out).hasMatch(), qPrintable(out));
+
+    QFile f(events);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    int gaps = 0, alarms = 0;
+    qint64 previous = 0;
+    for (const auto& line : lines) {
+        QJsonParseError error{};
+        const QJsonObject e = QJsonDocument::fromJson(line, &error).object();
+        QVERIFY2(error.error == QJsonParseError::NoError, line.constData());
+        QVERIFY(e.value(QStringLiteral("number")).toInteger() > previous); // in order, numbered
+        previous = e.value(QStringLiteral("number")).toInteger();
+        for (const char* key : {"timeNs", "time", "severity", "kind", "stream", "text", "count", "amount"})
+            QVERIFY2(e.contains(QLatin1String(key)), key);
+        const QString kind = e.value(QStringLiteral("kind")).toString();
+        if (kind == QStringLiteral("sequenceGap")) {
+            ++gaps;
+            QCOMPARE(e.value(QStringLiteral("amount")).toInteger(), 1);
+            QCOMPARE(e.value(QStringLiteral("detail")).toString(), QStringLiteral("APID 100"));
+            QCOMPARE(e.value(QStringLiteral("stream")).toString(), QStringLiteral("tm"));
+        }
+        if (kind == QStringLiteral("alarm") && e.value(QStringLiteral("text")).toString().contains(QStringLiteral("loss alarm raised")))
+            ++alarms;
+    }
+    QCOMPARE(gaps, 1);
+    QCOMPARE(alarms, 1);
+    QVERIFY(lines.last().contains("station stopped"));
 }
 
 void TestAppHeadless::badProfileGivesExitCode2()

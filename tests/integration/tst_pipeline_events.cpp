@@ -154,6 +154,8 @@ private slots:
     void limitTransitionsInOrderAndTheAlarm();
     void limitEditsApplyAtOnceAndAreAudited();
     void queueWarningsAndDrops();
+    void kernelDropsAreEvents();
+    void unexpectedStateOfAnEnumeration();
     void staleStreamAndBack();
     void recordingRolloverAndResume();
     void archiveKeepsEventsAcrossRestart();
@@ -487,6 +489,67 @@ void TestPipelineEvents::queueWarningsAndDrops()
     const auto alarms = st.alarms();
     QVERIFY(std::any_of(alarms.begin(), alarms.end(),
                         [](const auto& a) { return a.source == events::AlarmSource::StreamLoss && a.stream == "tm"; }));
+}
+
+// A socket buffer of a few datagrams under a flood: the kernel's drops are events adding up to its count.
+void TestPipelineEvents::kernelDropsAreEvents()
+{
+    QTemporaryDir dir;
+    pipeline::StationOptions options;
+    options.receiveBufferBytes = 4096;
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase(), options);
+    QVERIFY(station);
+    auto& st = *station;
+    const auto flood = test::sendPackets(st, "tm", {"Packet5"}, 5000, 0);
+    QCOMPARE(flood.sent.packets, u64{5000});
+    // The kernel reports its drops with the next datagram received: one more, once the flood is read.
+    QVERIFY(waitUntil([&] { return st.idle(); }));
+    const auto probe = test::sendPackets(st, "tm", {"HK_Status"}, 1, 100);
+    QVERIFY(waitUntil([&] {
+        const auto snap = st.snapshot();
+        const auto* s = streamStats(snap, "tm");
+        const auto* t = s ? typeStats(*s, "HK_Status") : nullptr;
+        return t && t->counters.packetsReceived == 1;
+    }));
+    const auto snap = st.snapshot();
+    const auto* s = streamStats(snap, "tm");
+    QVERIFY(s);
+    if (s->kernelDrops == 0)
+        QSKIP("the flood did not overflow the socket buffer this time (or the kernel does not report drops)");
+    QVERIFY(waitUntil([&] { return tally(allEvents(st), EventKind::KernelDrop).amount == s->kernelDrops; }));
+    for (const auto& e : ofKinds(allEvents(st), {EventKind::KernelDrop}))
+        QVERIFY2(e.text.find("dropped by the kernel") != std::string::npos, e.text.c_str());
+}
+
+// An enumeration in a state it should not be in: an "unexpected state" violation naming the state, then
+// back within limits.
+void TestPipelineEvents::unexpectedStateOfAnEnumeration()
+{
+    QTemporaryDir dir;
+    pipeline::StationOptions options;
+    options.eventStormWindow = 1ms;
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase(), options);
+    QVERIFY(station);
+    auto& st = *station;
+    auto config = test::traffic(test::streamAddress(st, "tm"), {"Packet5"}, 3, 20);
+    sim::GeneratorSpec list;
+    list.kind = sim::GeneratorKind::List;
+    list.domain = sim::ValueDomain::Raw;
+    list.values = {0, 1, 0}; // NOMINAL, SAFE (not expected), NOMINAL
+    config.generators["Packet5.SAFE_MODE_FLAG"] = list;
+    const auto summary = test::send(config, trainingDatabase());
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+    std::vector<Event> flag;
+    for (const auto& e : ofKinds(allEvents(st), {EventKind::LimitViolation, EventKind::LimitCleared}))
+        if (e.parameter == "Packet5.SAFE_MODE_FLAG")
+            flag.push_back(e);
+    QCOMPARE(flag.size(), std::size_t{2});
+    QVERIFY(flag[0].kind == EventKind::LimitViolation);
+    QCOMPARE(flag[0].limitState, std::string("unexpected state"));
+    QVERIFY(flag[0].severity == events::Severity::Critical);
+    QVERIFY2(flag[0].text.find("unexpected state SAFE") != std::string::npos, flag[0].text.c_str());
+    QVERIFY(flag[1].kind == EventKind::LimitCleared);
+    QVERIFY2(flag[1].text.find("NOMINAL") != std::string::npos, flag[1].text.c_str());
 }
 
 // Quiet for longer than its stale time: a stale event and alarm; packets again: resumed, alarm back to normal.

@@ -238,6 +238,7 @@ private slots:
     void forwardDestinationDownThenUp();
     void unwritableRecordingDirectory();
     void diskFullStopsRecording();
+    void recordingResumesAfterSpaceIsFreed();
     void queuesOverflowUnderAFlood();
     void poolExhaustionIsCounted();
 
@@ -573,6 +574,15 @@ void TestPipelineFaults::garbageOnTcpIsSkipped()
     QCOMPARE(p5->counters.duplicates, std::uint64_t{0});
     QVERIFY(intact >= 200); // the clean head at least
     QVERIFY(intact + p5->counters.packetsLost <= summary.apids.at(7).packets);
+    // The framing errors are events (a storm merged), their amounts adding up to the stream's counter.
+    st.flushEvents();
+    std::uint64_t framingEvents = 0;
+    for (const auto& e : st.events())
+        if (e.kind == events::EventKind::FramingError) {
+            QCOMPARE(e.stream, std::string("tm"));
+            framingEvents += e.amount;
+        }
+    QCOMPARE(framingEvents, s->framingErrors);
     qInfo("garbage: %llu runs, %llu bytes; skipped %llu bytes, %llu framing errors, %llu truncated; real packets "
           "intact %llu, counted lost %llu, of %llu",
           static_cast<unsigned long long>(summary.faults.garbageInsertions),
@@ -968,6 +978,48 @@ void TestPipelineFaults::diskFullStopsRecording()
     // Packets the writer had buffered when its write failed are lost with the buffer: they count as
     // record errors, not as recorded.
     QCOMPARE(records, recorded);
+}
+
+// A full disk stops recording; once there is space again (the file system grown), the operator resumes
+// it: a new segment takes every packet from then on, and both the failure and the resumption are events.
+void TestPipelineFaults::recordingResumesAfterSpaceIsFreed()
+{
+    QTemporaryDir dir;
+    const std::string mountPoint = dir.filePath("small").toStdString();
+    QVERIFY(std::filesystem::create_directory(mountPoint));
+    if (::mount("tmpfs", mountPoint.c_str(), "tmpfs", 0, "size=512k") != 0)
+        QSKIP(qPrintable(
+            QStringLiteral("cannot mount a 512 KiB tmpfs to fill (needs root): %1").arg(std::strerror(errno))));
+    MountGuard guard{mountPoint};
+
+    auto profile = oneStream("udp://127.0.0.1:0", dir);
+    profile.recordingDirectory = mountPoint + "/rec";
+    profile.events.archiveFile = dir.filePath("events.sqlite").toStdString(); // not on the small disk
+    profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
+    auto station = startStation(profile, trainingDatabase());
+    QVERIFY(station);
+    auto& st = *station;
+    auto summary = test::sendPackets(st, "tm", {"Packet5"}, 1000, 5000); // ~1.3 MB: past the disk
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+    const auto recordedBefore = typeCounters(st, "tm", "Packet5").packetsRecorded;
+    QVERIFY(typeCounters(st, "tm", "Packet5").recordErrors > 0);
+
+    QCOMPARE(::mount("tmpfs", mountPoint.c_str(), "tmpfs", MS_REMOUNT, "size=8m"), 0);
+    st.resumeRecording();
+    const u64 arrived = summary.sent.packets;
+    summary = test::sendPackets(st, "tm", {"Packet5"}, 300, 5000);
+    QVERIFY(settle(st, "tm", arrived + summary.sent.packets));
+    const auto after = typeCounters(st, "tm", "Packet5");
+    QCOMPARE(after.packetsRecorded, recordedBefore + 300);
+    QVERIFY(st.snapshot().recordingState.starts_with("recording to"));
+    st.flushEvents();
+    const auto events = st.events();
+    const auto* stopped = findEvent(events, events::Severity::Error, {"recording stopped"});
+    QVERIFY2(stopped, eventList(events).c_str());
+    QVERIFY(stopped->kind == events::EventKind::RecordingError);
+    const auto* resumed = findEvent(events, events::Severity::Info, {"recording resumed into", ".tsrec"});
+    QVERIFY2(resumed, eventList(events).c_str());
+    QVERIFY(resumed->kind == events::EventKind::Recording);
 }
 
 // ---- Queues and the pool ------------------------------------------------------------------------------

@@ -295,8 +295,10 @@ void TestStation::playbackPausesWhereItIs()
     QTRY_VERIFY_WITH_TIMEOUT(st.playbackFinished(), 5000);
     QVERIFY(st.waitIdle(5s));
     QCOMPARE(st.snapshot().streams[0].counters.packetsReceived, std::uint64_t{400});
+    QVERIFY(hasEvent(st, "replay", "playback started"));
     QVERIFY(hasEvent(st, "replay", "playback paused"));
     QVERIFY(hasEvent(st, "replay", "playback resumed"));
+    QVERIFY(hasEvent(st, "replay", "playback finished"));
     st.stop();
 }
 
