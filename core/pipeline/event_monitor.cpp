@@ -80,7 +80,7 @@ std::uint64_t EventMonitor::merged() const
 
 std::uint64_t EventMonitor::ringLosses() const
 {
-    return get(m_core.routerEvents.lost) + get(m_core.processorEvents.lost);
+    return get(m_core.routerEvents.lost) + get(m_core.processorEvents.lost) + m_core.inbox.lost();
 }
 
 std::string EventMonitor::storageError() const
@@ -135,7 +135,7 @@ void EventMonitor::collect(std::int64_t nowNs)
         e.amount = losses - m_ringLossesSeen;
         e.timeNs = nowNs;
         e.text = std::to_string(e.amount)
-            + " fault reports could not be turned into events (the event thread fell behind); the counters still count them";
+            + " events could not be reported (the event thread fell behind); the counters still count what happened";
         m_ringLossesSeen = losses;
         admit(std::move(e), nowNs);
     }

@@ -42,7 +42,7 @@ public:
     void roundNow(bool flushAll);
 
     void addSink(EventSink sink);
-    // Merged into summaries so far; fault reports lost because a ring was full.
+    // Merged into summaries so far; reports lost because a ring or the inbox was full.
     [[nodiscard]] std::uint64_t merged() const;
     [[nodiscard]] std::uint64_t ringLosses() const;
     // The archive's health ("" = fine or no archive) and path.

@@ -59,15 +59,27 @@ struct EventRing {
 };
 
 // The way in for every other thread (receivers, recorder, forwarder, controls): whole events, under a
-// mutex — they are rare (connections, failures, operator actions), never per packet.
+// mutex — they are rare (connections, failures, operator actions), never per packet. Bounded like the
+// rings: past kMax waiting (the event thread stalled) an event is counted in `lost`, not kept.
 class EventInbox {
 public:
+    static constexpr std::size_t kMax = 65536;
+
     void post(events::Event e)
     {
         if (e.timeNs == 0)
             e.timeNs = clock::realtimeNs();
         std::lock_guard lock(m_mutex);
+        if (m_pending.size() >= kMax) {
+            ++m_lost;
+            return;
+        }
         m_pending.push_back(std::move(e));
+    }
+    [[nodiscard]] std::uint64_t lost() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_lost;
     }
     // Moves what is pending to the end of `out`.
     void takeInto(std::vector<events::Event>& out)
@@ -79,8 +91,9 @@ public:
     }
 
 private:
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
     std::vector<events::Event> m_pending;
+    std::uint64_t m_lost = 0;
 };
 
 } // namespace telestation::pipeline

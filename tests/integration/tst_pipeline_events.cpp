@@ -152,6 +152,7 @@ private slots:
     void faultsBecomeExactEvents();
     void stormOfGapsIsBoundedAndExact();
     void limitTransitionsInOrderAndTheAlarm();
+    void aSawtoothRampCrossesEachLimitOnce();
     void limitEditsApplyAtOnceAndAreAudited();
     void queueWarningsAndDrops();
     void kernelDropsAreEvents();
@@ -376,6 +377,41 @@ void TestPipelineEvents::limitTransitionsInOrderAndTheAlarm()
     QVERIFY(ack != after.end());
     const auto left = st.alarms();
     QVERIFY(std::none_of(left.begin(), left.end(), [](const auto& a) { return a.parameter == kFlow; }));
+}
+
+// The simulator's Ramp generator (a sawtooth 100 → 200 over 2 s, 50 packets a second, one period): up
+// through yellow high into red high, then the wrap back to 100 — three transitions, in order, each at a
+// value beyond the limit it names.
+void TestPipelineEvents::aSawtoothRampCrossesEachLimitOnce()
+{
+    QTemporaryDir dir;
+    pipeline::StationOptions options;
+    options.eventStormWindow = 1ms;
+    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase(), options);
+    QVERIFY(station);
+    auto& st = *station;
+    auto config = test::traffic(test::streamAddress(st, "tm"), {"Packet5"}, 110, 50); // 2.2 s: past one wrap
+    sim::GeneratorSpec ramp;
+    ramp.kind = sim::GeneratorKind::Ramp;
+    ramp.min = 100;
+    ramp.max = 200;
+    ramp.period = 2;
+    config.generators[kFlow] = ramp;
+    const auto summary = test::send(config, trainingDatabase());
+    QVERIFY(settle(st, "tm", summary.sent.packets));
+    std::vector<Event> flow;
+    for (const auto& e : ofKinds(allEvents(st), {EventKind::LimitViolation, EventKind::LimitCleared}))
+        if (e.parameter == kFlow)
+            flow.push_back(e);
+    QCOMPARE(flow.size(), std::size_t{3});
+    QCOMPARE(flow[0].limitState, std::string("yellow high"));
+    QVERIFY(flow[0].value > 150 && flow[0].value <= 180);
+    QCOMPARE(flow[0].limit, 150.0);
+    QCOMPARE(flow[1].limitState, std::string("red high"));
+    QVERIFY(flow[1].value > 180);
+    QCOMPARE(flow[1].limit, 180.0);
+    QVERIFY(flow[2].kind == EventKind::LimitCleared);
+    QVERIFY(flow[2].value < 150);
 }
 
 // An operator's limits apply from the next packet, are in the profile, and the change is an event with
