@@ -2,8 +2,10 @@
 
 #include "core/common/time_text.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
-#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <pwd.h>
@@ -21,50 +23,6 @@ constexpr std::array<std::string_view, kEventKindCount> kKindNames{
     "limitCleared",  "limitEdited",    "recording",    "recordingError", "playback",
     "forward",       "alarm",          "eventStorage",
 };
-
-void appendJsonString(std::string& out, std::string_view s)
-{
-    out += '"';
-    for (const char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
-}
-
-void appendField(std::string& out, std::string_view name, std::string_view value)
-{
-    out += ",\"";
-    out += name;
-    out += "\":";
-    appendJsonString(out, value);
-}
-
-void appendNumber(std::string& out, std::string_view name, double value)
-{
-    if (value != value)
-        return;
-    // to_chars: the shortest text that reads back the same, and never a locale's decimal comma.
-    char buf[40];
-    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
-    out += ",\"";
-    out += name;
-    out += "\":";
-    out.append(buf, end);
-}
 
 bool sameDouble(double a, double b) noexcept { return (a != a && b != b) || a == b; }
 
@@ -120,29 +78,31 @@ std::string localUserName()
 
 std::string toJsonLine(const Event& e)
 {
-    std::string out = "{\"number\":" + std::to_string(e.number);
-    out += ",\"timeNs\":" + std::to_string(e.timeNs);
-    appendField(out, "time", text::formatTimeNs(e.timeNs));
-    appendField(out, "severity", severityName(e.severity));
-    appendField(out, "kind", eventKindName(e.kind));
-    appendField(out, "stream", e.stream);
-    if (!e.packetType.empty())
-        appendField(out, "packetType", e.packetType);
-    if (!e.parameter.empty())
-        appendField(out, "parameter", e.parameter);
-    if (!e.detail.empty())
-        appendField(out, "detail", e.detail);
-    appendField(out, "text", e.text);
-    out += ",\"count\":" + std::to_string(e.count);
-    out += ",\"amount\":" + std::to_string(e.amount);
-    appendNumber(out, "value", e.value);
-    appendNumber(out, "limit", e.limit);
-    if (!e.limitState.empty())
-        appendField(out, "limitState", e.limitState);
-    if (!e.user.empty())
-        appendField(out, "user", e.user);
-    out += '}';
-    return out;
+    // nlohmann: escaping and locale-independent numbers, as every other JSON the station writes.
+    nlohmann::ordered_json j;
+    j["number"] = e.number;
+    j["timeNs"] = e.timeNs;
+    j["time"] = text::formatTimeNs(e.timeNs);
+    j["severity"] = severityName(e.severity);
+    j["kind"] = eventKindName(e.kind);
+    j["stream"] = e.stream;
+    const auto optional = [&](const char* key, const std::string& value) {
+        if (!value.empty())
+            j[key] = value;
+    };
+    optional("packetType", e.packetType);
+    optional("parameter", e.parameter);
+    optional("detail", e.detail);
+    j["text"] = e.text;
+    j["count"] = e.count;
+    j["amount"] = e.amount;
+    if (e.value == e.value)
+        j["value"] = e.value;
+    if (e.limit == e.limit && std::isfinite(e.limit))
+        j["limit"] = e.limit;
+    optional("limitState", e.limitState);
+    optional("user", e.user);
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace telestation::events

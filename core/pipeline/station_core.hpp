@@ -99,7 +99,7 @@ struct StationCore {
     // source apart from others of its kind and stream, so that a storm merges only what is alike
     // ("paused" and "resumed" are two sources; a flapping connection's ends and starts are one).
     void event(events::EventKind kind, events::Severity severity, std::string stream, std::string text,
-               std::string detail = {})
+               std::string detail = {}, std::uint64_t amount = 0)
     {
         events::Event e;
         e.kind = kind;
@@ -107,6 +107,7 @@ struct StationCore {
         e.stream = std::move(stream);
         e.text = std::move(text);
         e.detail = std::move(detail);
+        e.amount = amount;
         report(std::move(e));
     }
     void report(events::Event e) { inbox.post(std::move(e)); }

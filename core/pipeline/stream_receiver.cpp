@@ -115,24 +115,17 @@ void receive(StationCore& core, Stream& s)
         // Loss the receiver sees: the kernel's drops (UDP) and framing errors (TCP), once per poll that
         // moved them; the event thread merges a storm.
         if (rs.kernelDrops != kernelDrops) [[unlikely]] {
-            events::Event e;
-            e.kind = events::EventKind::KernelDrop;
-            e.severity = events::Severity::Warning;
-            e.stream = s.profile.name;
-            e.amount = rs.kernelDrops - kernelDrops;
-            e.text = std::to_string(e.amount) + " datagrams dropped by the kernel (socket receive buffer full)";
-            core.report(std::move(e));
+            const std::uint64_t n = rs.kernelDrops - kernelDrops;
+            core.event(events::EventKind::KernelDrop, events::Severity::Warning, s.profile.name,
+                       std::to_string(n) + " datagrams dropped by the kernel (socket receive buffer full)", {}, n);
             kernelDrops = rs.kernelDrops;
         }
         if (rs.framingErrors != framingErrors) [[unlikely]] {
-            events::Event e;
-            e.kind = events::EventKind::FramingError;
-            e.severity = events::Severity::Warning;
-            e.stream = s.profile.name;
-            e.amount = rs.framingErrors - framingErrors;
-            e.text = std::to_string(e.amount) + " framing errors: no plausible packet header where one should start; "
-                + std::to_string(rs.skippedBytes - skippedBytes) + " bytes skipped to resynchronise";
-            core.report(std::move(e));
+            const std::uint64_t n = rs.framingErrors - framingErrors;
+            core.event(events::EventKind::FramingError, events::Severity::Warning, s.profile.name,
+                       std::to_string(n) + " framing errors: no plausible packet header where one should start; "
+                           + std::to_string(rs.skippedBytes - skippedBytes) + " bytes skipped to resynchronise",
+                       {}, n);
             framingErrors = rs.framingErrors;
             skippedBytes = rs.skippedBytes;
         }

@@ -8,6 +8,7 @@
 #include "core/events/event_archive.hpp"
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
+#include "tests/support/raw_packets.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/wait_until.hpp"
@@ -37,6 +38,7 @@ using test::streamStats;
 using test::trainingDatabase;
 using test::typeStats;
 using test::waitUntil;
+using test::runPhases;
 
 constexpr const char* kFlow = "Packet5.COOLANT_FLOW_RATE"; // LIMITS 20 30 150 180 (red low, yellow low, yellow high, red high)
 
@@ -75,58 +77,6 @@ std::vector<Event> allEvents(pipeline::Station& st)
 config::StationProfile oneStream(const std::string& source, const QTemporaryDir& dir)
 {
     return test::stationProfile(dir, {test::streamProfile("tm", source)});
-}
-
-// A phase of a simulator run: `packets` built with `faults` (as in tst_pipeline_faults).
-struct Phase {
-    sim::FaultConfig faults;
-    u64 packets = 0;
-};
-
-bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases)
-{
-    sim.start();
-    bool ok = true;
-    for (const Phase& phase : phases) {
-        sim.setFaults(phase.faults);
-        const u64 from = sim.live().generated;
-        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; });
-    }
-    sim.stop();
-    return ok;
-}
-
-// Sends raw datagrams to a UDP port on loopback; false if any send failed.
-class UdpSender {
-public:
-    explicit UdpSender(std::uint16_t port) : m_fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0))
-    {
-        m_to.sin_family = AF_INET;
-        m_to.sin_port = htons(port);
-        m_to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    }
-    ~UdpSender() { ::close(m_fd); }
-    bool send(std::span<const std::uint8_t> bytes)
-    {
-        return ::sendto(m_fd, bytes.data(), bytes.size(), 0, reinterpret_cast<const sockaddr*>(&m_to), sizeof m_to)
-               == static_cast<ssize_t>(bytes.size());
-    }
-
-private:
-    int m_fd;
-    sockaddr_in m_to{};
-};
-
-std::vector<std::uint8_t> packetOf(const mdb::PacketDef& def, std::uint16_t sequence)
-{
-    std::vector<std::uint8_t> bytes(def.length, 0);
-    ccsds::PrimaryHeader h;
-    h.secondaryHeader = def.secondaryHeader.has_value();
-    h.apid = def.apid;
-    h.sequenceCount = sequence;
-    h.dataLength = static_cast<std::uint16_t>(def.length - 7);
-    ccsds::writePrimaryHeader(h, bytes.data());
-    return bytes;
 }
 
 // A simulator run of `values` of COOLANT_FLOW_RATE (one per packet, calibrated) to the stream "tm".
@@ -265,8 +215,8 @@ void TestPipelineEvents::stormOfGapsIsBoundedAndExact()
     constexpr u64 kPackets = 200'000;
     std::vector<std::vector<std::uint8_t>> packets;
     for (std::uint16_t c = 0; c < 8192; ++c)
-        packets.push_back(packetOf(*def, static_cast<std::uint16_t>(2 * c)));
-    UdpSender sender(st.localPort("tm"));
+        packets.push_back(test::buildPacket(*def, static_cast<std::uint16_t>(2 * c)));
+    test::UdpSender sender(st.localPort("tm"));
     const auto started = std::chrono::steady_clock::now();
     for (u64 i = 0; i < kPackets; ++i)
         QVERIFY(sender.send(packets[i % packets.size()]));

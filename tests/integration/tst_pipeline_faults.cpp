@@ -16,6 +16,7 @@
 #include "core/record/segment_file.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
+#include "tests/support/raw_packets.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/wait_until.hpp"
@@ -56,29 +57,9 @@ using test::trainingDatabase;
 using test::typeStats;
 using test::udpUrl;
 using test::waitUntil;
-
-// One phase of a simulator run: `packets` packets built with `faults`.
-struct Phase {
-    sim::FaultConfig faults;
-    std::uint64_t packets = 0;
-};
-
-// Starts `sim` (created without a count) and runs it through the phases, then stops it. A phase ends
-// once the stream has built its packets; the next phase's faults apply from the next batch, so a
-// phase's first batch may still carry the previous phase's faults. Make the first and the last phase
-// clean and longer than two batches (128 packets). False if a phase did not finish in time.
-bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases)
-{
-    sim.start();
-    bool ok = true;
-    for (const Phase& phase : phases) {
-        sim.setFaults(phase.faults);
-        const std::uint64_t from = sim.live().generated;
-        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; });
-    }
-    sim.stop();
-    return ok;
-}
+using test::Phase;
+using test::runPhases;
+using test::buildPacket;
 
 // A packet type's counters, zero when the type is not (yet) in the snapshot.
 stats::PacketCounters typeCounters(const pipeline::Station& st, std::string_view stream, std::string_view type)
@@ -173,20 +154,6 @@ struct FaultRun {
     std::vector<Phase> phases;
     std::function<Expected(const sim::StreamSummary&)> expect;
 };
-
-// A packet of a type as the router accepts it: a valid primary header, the definition's length, zero
-// data (so with a zero CUC time).
-std::vector<std::uint8_t> buildPacket(const mdb::PacketDef& def, std::uint16_t sequence)
-{
-    std::vector<std::uint8_t> bytes(def.length, 0);
-    ccsds::PrimaryHeader h;
-    h.secondaryHeader = def.secondaryHeader.has_value();
-    h.apid = def.apid;
-    h.sequenceCount = sequence;
-    h.dataLength = static_cast<std::uint16_t>(def.length - 7);
-    ccsds::writePrimaryHeader(h, bytes.data());
-    return bytes;
-}
 
 // One TCP connection to 127.0.0.1:`port` that writes every byte of `bytes` and closes: false if it
 // could not connect or write them all.
@@ -301,22 +268,14 @@ void TestPipelineFaults::expectLockStepPackets(pipeline::Station& st, std::uint1
     const mdb::PacketDef* def = trainingDatabase().findPacket(packet);
     QVERIFY(def);
     const auto before = typeCounters(st, "tm", packet);
-    const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    QVERIFY(fd >= 0);
-    sockaddr_in to{};
-    to.sin_family = AF_INET;
-    to.sin_port = htons(udpPort);
-    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    test::UdpSender sender(udpPort);
     bool sent = true, processed = true;
     for (std::uint16_t i = 0; i < count && sent && processed; ++i) {
-        const auto bytes = buildPacket(*def, i);
-        sent = ::sendto(fd, bytes.data(), bytes.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof to)
-               == static_cast<ssize_t>(bytes.size());
+        sent = sender.send(buildPacket(*def, i));
         const std::uint64_t target = before.packetsProcessed + i + 1;
         processed = waitUntil([&] { return typeCounters(st, "tm", packet).packetsProcessed >= target; })
                     && st.waitIdle(10s);
     }
-    ::close(fd);
     QVERIFY(sent);
     QVERIFY(processed);
     const auto after = typeCounters(st, "tm", packet);

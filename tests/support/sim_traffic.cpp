@@ -1,5 +1,7 @@
 #include "tests/support/sim_traffic.hpp"
 
+#include "tests/support/wait_until.hpp"
+
 #include <QtGlobal>
 
 #include <utility>
@@ -49,6 +51,19 @@ sim::StreamSummary sendPackets(const pipeline::Station& station, std::string_vie
                                const std::vector<std::string>& packets, std::uint64_t count, double packetsPerSecond)
 {
     return send(traffic(streamAddress(station, stream), packets, count, packetsPerSecond), station.database());
+}
+
+bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases)
+{
+    sim.start();
+    bool ok = true;
+    for (const Phase& phase : phases) {
+        sim.setFaults(phase.faults);
+        const std::uint64_t from = sim.live().generated;
+        ok = ok && waitUntil([&] { return sim.live().generated >= from + phase.packets; });
+    }
+    sim.stop();
+    return ok;
 }
 
 } // namespace telestation::test

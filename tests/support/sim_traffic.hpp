@@ -38,4 +38,16 @@ sim::StreamSummary sendPackets(const pipeline::Station& station, std::string_vie
                                const std::vector<std::string>& packets, std::uint64_t count,
                                double packetsPerSecond = 5000);
 
+// One phase of a simulator run: `packets` packets built with `faults`.
+struct Phase {
+    sim::FaultConfig faults;
+    std::uint64_t packets = 0;
+};
+
+// Starts `sim` (created without a count) and runs it through the phases, then stops it. A phase ends
+// once the stream has built its packets; the next phase's faults apply from the next batch, so a
+// phase's first batch may still carry the previous phase's faults. Make the first and the last phase
+// clean and longer than two batches (128 packets). False if a phase did not finish in time.
+bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases);
+
 } // namespace telestation::test
