@@ -1,5 +1,7 @@
 #include "ui/models/event_log_model.hpp"
 
+#include "ui/models/tones.hpp"
+
 #include <QApplication>
 #include <QBrush>
 #include <QColor>
@@ -12,9 +14,6 @@
 namespace telestation::ui {
 
 namespace {
-
-const QColor kWarningColor(0xa0, 0x62, 0x00);
-const QColor kErrorColor(0xc0, 0x39, 0x2b);
 
 QDateTime utc(std::int64_t ns)
 {
@@ -135,9 +134,9 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
     }
     case Qt::ForegroundRole:
         if (e.severity == events::Severity::Warning)
-            return QBrush(kWarningColor);
+            return QBrush(tone::kWarningText);
         if (e.severity >= events::Severity::Error)
-            return QBrush(kErrorColor);
+            return QBrush(tone::kErrorText);
         return {};
     default: return {};
     }

@@ -3,6 +3,7 @@
 #include "core/common/clock.hpp"
 #include "core/decode/decoded_value.hpp"
 #include "core/pipeline/station.hpp"
+#include "ui/models/tones.hpp"
 
 #include <QColor>
 #include <QDateTime>
@@ -16,14 +17,6 @@
 namespace telestation::ui {
 
 namespace {
-
-// Pastel backgrounds with dark text: readable in light and dark themes alike.
-const QColor kNormalBackground(0xc8, 0xe6, 0xc9);
-const QColor kYellowBackground(0xff, 0xf1, 0x76);
-const QColor kRedBackground(0xef, 0x9a, 0x9a);
-const QColor kStaleBackground(0xd6, 0xd6, 0xd6);
-const QColor kColouredText(0x1a, 0x1a, 0x1a);
-const QColor kStaleText(0x80, 0x80, 0x80);
 
 constexpr double kNsPerSecond = 1e9;
 constexpr int kNumberPrecision = 10;
@@ -262,10 +255,10 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const
     case kRowStateRole: return static_cast<int>(stateOf(row));
     case Qt::BackgroundRole:
         switch (stateOf(row)) {
-        case RowState::Normal: return kNormalBackground;
-        case RowState::Yellow: return kYellowBackground;
-        case RowState::Red: return kRedBackground;
-        case RowState::Stale: return kStaleBackground;
+        case RowState::Normal: return tone::kNormalBackground;
+        case RowState::Yellow: return tone::kYellowBackground;
+        case RowState::Red: return tone::kRedBackground;
+        case RowState::Stale: return tone::kStaleBackground;
         case RowState::NoValue:
         case RowState::NoLimits: return {};
         }
@@ -274,8 +267,8 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const
         switch (stateOf(row)) {
         case RowState::Normal:
         case RowState::Yellow:
-        case RowState::Red: return kColouredText;
-        case RowState::Stale: return kStaleText;
+        case RowState::Red: return tone::kColouredText;
+        case RowState::Stale: return tone::kMutedText;
         case RowState::NoValue:
         case RowState::NoLimits: return {};
         }
