@@ -4,6 +4,7 @@
 #include "core/decode/decoded_value.hpp"
 #include "core/pipeline/station.hpp"
 #include "ui/models/tones.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QColor>
 #include <QDateTime>
@@ -19,12 +20,6 @@ namespace telestation::ui {
 namespace {
 
 constexpr double kNsPerSecond = 1e9;
-constexpr int kNumberPrecision = 10;
-
-QString number(double value)
-{
-    return QString::number(value, 'g', kNumberPrecision);
-}
 
 } // namespace
 
@@ -329,7 +324,7 @@ QVariant ValueTableModel::displayText(const Row& row, int column) const
         case mdb::DataType::SignedInt:
         case mdb::DataType::SignMagnitudeInt:
         case mdb::DataType::OnesComplementInt: return QString::number(v.converted.i);
-        case mdb::DataType::Float: return number(v.converted.f);
+        case mdb::DataType::Float: return valueText(v.converted.f);
         case mdb::DataType::String:
         case mdb::DataType::Bytes: return tr("%1 bytes").arg(v.converted.u);
         }
@@ -344,7 +339,7 @@ QVariant ValueTableModel::displayText(const Row& row, int column) const
         if (plan.isTime(info.indexInPacket) && std::isfinite(v.calibrated) && std::fabs(v.calibrated) < 1e13)
             return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::floor(v.calibrated * 1000)), QTimeZone::utc())
                 .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz"));
-        return number(v.calibrated);
+        return valueText(v.calibrated);
     }
     case Limit: {
         if (!v.present)
