@@ -82,6 +82,7 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
 
     m_eventLog = new EventLogDock([this](std::uint64_t after) { return m_session.events(after); }, this);
     m_eventLog->setObjectName(QStringLiteral("eventLogDock"));
+    m_eventLog->setArchive({[this] { return m_session.eventArchivePath(); }, [this] { return m_session.eventStorageError(); }});
     addDockWidget(Qt::BottomDockWidgetArea, m_eventLog);
 
     m_missionLabel = new QLabel(tr("No mission database"), this);
