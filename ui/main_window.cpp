@@ -3,6 +3,7 @@
 #include "core/pipeline/station.hpp"
 #include "telestation_version.hpp"
 #include "ui/dialogs/definition_file_dialog.hpp"
+#include "ui/dialogs/limit_edit_dialog.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/displays/value_display.hpp"
@@ -205,6 +206,7 @@ void MainWindow::connectViews()
             report(tr("Stop stream"), error);
     });
     connect(m_browser, &MissionBrowser::parametersActivated, this, &MainWindow::addParametersToValues);
+    connect(m_browser, &MissionBrowser::editLimitsRequested, this, &MainWindow::editLimits);
     connect(m_recordings, &RecordingsBrowser::playRequested, this, [this](const QString& name, const QString& url) {
         config::StreamProfile s;
         s.name = name.toStdString();
@@ -422,6 +424,7 @@ DisplayDock* MainWindow::openDisplay(QJsonObject spec)
     auto* dock = new DisplayDock(spec, m_session.station(), m_session.snapshots(), this);
     dock->setObjectName(name);
     addDockWidget(Qt::RightDockWidgetArea, dock);
+    connect(dock, &DisplayDock::editLimitsRequested, this, &MainWindow::editLimits);
     if (auto* values = qobject_cast<ValueDisplay*>(dock->display()))
         m_lastValues = values;
     if (!dock->problems().isEmpty())
@@ -565,6 +568,15 @@ void MainWindow::showStatistics()
     dialog->show();
     dialog->raise();
     dialog->activateWindow();
+}
+
+LimitEditDialog* MainWindow::editLimits(const QString& parameter)
+{
+    QString error;
+    auto* dialog = LimitEditDialog::openFor(m_session, parameter, this, &error);
+    if (!dialog)
+        report(tr("Edit limits"), error);
+    return dialog;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

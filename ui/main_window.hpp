@@ -29,6 +29,7 @@ namespace telestation::ui {
 
 class DisplayDock;
 class EventLogDock;
+class LimitEditDialog;
 class MissionBrowser;
 class PacketTable;
 class RecordingsBrowser;
@@ -78,6 +79,8 @@ public:
 
 public Q_SLOTS:
     void showStatistics();
+    // Opens Edit limits… for a parameter (nullptr, reported, when there is no such parameter).
+    LimitEditDialog* editLimits(const QString& parameter);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
