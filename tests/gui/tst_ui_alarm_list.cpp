@@ -24,11 +24,13 @@
 #include <QAction>
 #include <QBrush>
 #include <QFont>
+#include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -137,7 +139,7 @@ private slots:
         QCOMPARE(w.flowCell(AlarmListModel::Stream), QStringLiteral("tm"));
         QCOMPARE(w.flowCell(AlarmListModel::LimitState), QStringLiteral("red high"));
         QCOMPARE(w.flowCell(AlarmListModel::TriggerValue), QStringLiteral("190"));
-        QCOMPARE(w.flowCell(AlarmListModel::CurrentValue), QStringLiteral("190 (limit 180)"));
+        QCOMPARE(w.flowCell(AlarmListModel::LatestValue), QStringLiteral("190 (limit 180)"));
         QCOMPARE(w.flowCell(AlarmListModel::Violations), QStringLiteral("1"));
         QVERIFY(!w.flowCell(AlarmListModel::First).isEmpty());
         // The whole row in the critical colour, the project's red limit background.
@@ -152,6 +154,7 @@ private slots:
         w.sendFlow({100});
         QTRY_COMPARE_WITH_TIMEOUT(w.flowCell(AlarmListModel::State), QStringLiteral("back to normal unacknowledged"), kWait);
         QCOMPARE(w.flowCell(AlarmListModel::Severity), QStringLiteral("critical")); // latched
+        QCOMPARE(w.flowCell(AlarmListModel::LatestValue), QStringLiteral("100")); // no limit crossed now
         QVERIFY(!w.flowData(AlarmListModel::Parameter, Qt::BackgroundRole).isValid()); // dimmer: text only
         QCOMPARE(w.flowData(AlarmListModel::Parameter, Qt::ForegroundRole).value<QBrush>().color(), ui::tone::kErrorText);
 
@@ -281,6 +284,42 @@ private slots:
         QCOMPARE(dialog->subject().parameter, QLatin1String(kFlow));
         QVERIFY(dialog->isVisible());
         dialog->reject();
+    }
+
+    // The station's order changes as alarms rise and fall: rows move (never a reset), so the selection
+    // follows its alarm; gone and new alarms are removed and inserted in place.
+    void orderChangesMoveRows()
+    {
+        const auto alarm = [](std::uint64_t id, events::Severity severity, const char* parameter) {
+            events::Alarm a;
+            a.id = id;
+            a.severity = a.currentSeverity = severity;
+            a.stream = "tm";
+            a.parameter = parameter;
+            a.firstNs = a.lastNs = 1'000'000'000LL * static_cast<std::int64_t>(id);
+            return a;
+        };
+        AlarmListModel model;
+        QItemSelectionModel selection(&model);
+        model.setAlarms({alarm(1, events::Severity::Critical, "P.A"), alarm(2, events::Severity::Warning, "P.B"),
+                         alarm(3, events::Severity::Warning, "P.C")},
+                        0);
+        selection.select(model.index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy moves(&model, &QAbstractItemModel::rowsMoved);
+        // P.C rises to critical and comes first; P.A is gone; P.D is new.
+        auto risen = alarm(3, events::Severity::Critical, "P.C");
+        model.setAlarms({risen, alarm(4, events::Severity::Warning, "P.D"), alarm(2, events::Severity::Warning, "P.B")}, 0);
+        QCOMPARE(resets.count(), 0);
+        QVERIFY(moves.count() >= 1);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.alarm(0).id, 3u);
+        QCOMPARE(model.alarm(1).id, 4u);
+        QCOMPARE(model.alarm(2).id, 2u);
+        QCOMPARE(model.data(model.index(0, AlarmListModel::Severity)).toString(), QStringLiteral("critical"));
+        const QModelIndexList rows = selection.selectedRows();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(model.alarm(rows[0].row()).parameter, std::string("P.B"));
     }
 
     // The status bar's words for counts.

@@ -636,7 +636,7 @@ private slots:
         QCOMPARE(expected.first(), QStringLiteral("archived event 98"));
         QCOMPARE(texts(*dock.shownModel()), expected);
         QCOMPARE(dock.filterModel()->rowCount(), expected.size());
-        QVERIFY(dock.archiveStatusText().contains(QStringLiteral("that is the whole range")));
+        QCOMPARE(dock.archiveStatusText(), QStringLiteral("All %1 events of the range.").arg(expected.size()));
         dock.setSearchText(QStringLiteral("archived event 15")); // the filters apply to the range too
         QCOMPARE(dock.filterModel()->rowCount(), 10); // 150..159
         dock.setSearchText(QString());
@@ -651,8 +651,10 @@ private slots:
         QVERIFY(dock.showRange(ArchiveFile::timeOf(0), ArchiveFile::timeOf(5000)));
         QCOMPARE(dock.shownModel()->rowCount(), 500);
         QCOMPARE(texts(*dock.shownModel()).first(), QStringLiteral("archived event 700"));
+        QCOMPARE(dock.archiveStatusText(), QStringLiteral("The range's newest 500 events; Load earlier… for more."));
         QVERIFY(dock.loadEarlier());
         QVERIFY(dock.loadEarlier());
+        QCOMPARE(dock.archiveStatusText(), QStringLiteral("200 earlier events loaded from the archive; that is the whole range."));
         QCOMPARE(dock.shownModel()->rowCount(), 1200);
         for (int i = 0; i < 1200; ++i)
             QVERIFY(dock.shownModel()->event(i) == archive.events[static_cast<std::size_t>(i)]);

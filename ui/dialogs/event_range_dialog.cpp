@@ -68,6 +68,7 @@ EventRangeDialog::EventRangeDialog(const QString& title, QWidget* parent) : QDia
     connect(m_from, &QDateTimeEdit::dateTimeChanged, this, &EventRangeDialog::validate);
     connect(m_to, &QDateTimeEdit::dateTimeChanged, this, &EventRangeDialog::validate);
     setLast(3600);
+    setMinimumWidth(fontMetrics().horizontalAdvance(title) + 160); // the title in full
 }
 
 void EventRangeDialog::setLast(std::int64_t seconds)

@@ -145,7 +145,9 @@ LimitEditDialog::LimitEditDialog(LimitSubject subject, Apply apply, QWidget* par
     m_check->setObjectName(QStringLiteral("checkLimits"));
     m_off = new QRadioButton(tr("&Do not check this parameter's limits"), this);
     m_off->setObjectName(QStringLiteral("limitsOff"));
-    m_restore = new QRadioButton(tr("&Restore the mission database's limits: %1").arg(describe(m_subject.mission)), this);
+    m_restore = new QRadioButton(tr("&Restore the mission database's limits: %1")
+                                     .arg(QString::fromStdString(pipeline::describeLimits(m_subject.mission))),
+                                 this);
     m_restore->setObjectName(QStringLiteral("restoreLimits"));
     auto* group = new QButtonGroup(this);
     for (QRadioButton* b : {m_check, m_off, m_restore})
@@ -174,6 +176,9 @@ LimitEditDialog::LimitEditDialog(LimitSubject subject, Apply apply, QWidget* par
     m_reason->setObjectName(QStringLiteral("reasonLabel"));
     m_reason->setWordWrap(true);
     m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Room for two lines whether or not there is a reason: the fields stay put while the operator types.
+    m_reason->setMinimumHeight(2 * m_reason->fontMetrics().lineSpacing());
+    m_reason->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("okButton"));

@@ -82,11 +82,15 @@ const std::array<TableColumn<AlarmListModel::Row>, AlarmListModel::ColumnCount> 
     {QT_TR_NOOP("Trigger value"), QT_TR_NOOP("The value that raised the alarm"), CellFormat::Text,
      [](const Row& r) -> QVariant { return r.alarm.triggerValue; },
      [](const Row& r) { return optionalValue(r.alarm.triggerValue); }},
-    {QT_TR_NOOP("Current value"), QT_TR_NOOP("The latest value an event carried (and the limit it crossed)"),
+    {QT_TR_NOOP("Latest value"),
+     QT_TR_NOOP("The latest value an event carried (and, while active, the limit it crossed): the value when the "
+                "alarm last changed, not necessarily the value now (a value display shows that)"),
      CellFormat::Text, [](const Row& r) -> QVariant { return r.alarm.currentValue; },
      [](const Row& r) {
          const QString value = optionalValue(r.alarm.currentValue);
-         if (value.isEmpty() || std::isnan(r.alarm.limit))
+         // The limit the value crossed, while it is out of limits (back to normal, the limit would read
+         // as if the value still crossed it).
+         if (value.isEmpty() || std::isnan(r.alarm.limit) || !r.alarm.active)
              return value;
          return tr("%1 (limit %2)").arg(value, valueText(r.alarm.limit));
      }},

@@ -40,7 +40,7 @@ public:
         Parameter,
         LimitState,
         TriggerValue,
-        CurrentValue,
+        LatestValue,
         Violations,
         First,
         Last,

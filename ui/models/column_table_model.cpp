@@ -64,7 +64,7 @@ SyncPlan planSync(const std::vector<std::string>& before, const std::vector<std:
     std::unordered_map<std::string_view, int> position;
     for (std::size_t i = 0; i < after.size(); ++i) {
         if (!position.emplace(after[i], static_cast<int>(i)).second) {
-            plan.reorder = true;
+            plan.repeatedKey = plan.reorder = true;
             return plan;
         }
     }
@@ -76,10 +76,7 @@ SyncPlan planSync(const std::vector<std::string>& before, const std::vector<std:
             plan.removals.push_back(static_cast<int>(i));
             continue;
         }
-        if (it->second <= last) {
-            plan.reorder = true;
-            return plan;
-        }
+        plan.reorder |= it->second <= last; // the removals are still wanted (syncRows moves rows)
         last = it->second;
         kept.insert(it->second);
     }

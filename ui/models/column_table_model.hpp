@@ -11,6 +11,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <utility>
@@ -54,9 +55,10 @@ QVariant formattedCell(CellFormat format, const QVariant& value);
 QVariant fillCell(const QVariant& level, int role);
 QVariant toneBrush(CellTone tone);
 
-// What is needed to bring a list of rows keyed `before` to `after` with row removals and inserts only.
+// What is needed to bring a list of rows keyed `before` to `after` with row removals and inserts.
 struct SyncPlan {
-    bool reorder = false;        // kept rows changed order (or keys repeat): reset instead
+    bool repeatedKey = false;    // `after` repeats a key: reset instead
+    bool reorder = false;        // kept rows changed order (or keys repeat): moves needed
     std::vector<int> removals;   // rows of `before`, descending
     std::vector<int> insertions; // rows of `after`, ascending
 };
@@ -98,9 +100,9 @@ template <typename Row> QVariant cellData(const TableColumn<Row>& column, const 
 class KeyedTableModel : public QAbstractTableModel {
 protected:
     using QAbstractTableModel::QAbstractTableModel;
-    // Makes `rows` equal to `next` (Row: a `key` and operator==) with row removals and inserts for
-    // keys that vanished or appeared, and one dataChanged over the rows that changed; a model reset
-    // only if kept rows changed order.
+    // Makes `rows` equal to `next` (Row: a `key` and operator==) with row removals, moves and inserts
+    // for keys that vanished, changed places or appeared (a view's selection follows its rows), and one
+    // dataChanged over the rows that changed; a model reset only if `next` repeats a key.
     template <typename Row> void syncRows(std::vector<Row>& rows, std::vector<Row> next);
 };
 
@@ -147,7 +149,7 @@ private:
 template <typename Row> void KeyedTableModel::syncRows(std::vector<Row>& rows, std::vector<Row> next)
 {
     const detail::SyncPlan plan = detail::planSync(detail::keysOf(rows), detail::keysOf(next));
-    if (plan.reorder) {
+    if (plan.repeatedKey) {
         beginResetModel();
         rows = std::move(next);
         endResetModel();
@@ -158,10 +160,25 @@ template <typename Row> void KeyedTableModel::syncRows(std::vector<Row>& rows, s
         rows.erase(rows.begin() + r);
         endRemoveRows();
     }
-    for (const int r : plan.insertions) {
-        beginInsertRows({}, r, r);
-        rows.insert(rows.begin() + r, next[static_cast<std::size_t>(r)]);
-        endInsertRows();
+    // Row by row in the new order: a kept row that sits lower moves up to its place, a new one is
+    // inserted there (a few hundred rows at most: the search is cheap).
+    for (std::size_t i = 0; i < next.size(); ++i) {
+        if (i < rows.size() && rows[i].key == next[i].key)
+            continue;
+        std::size_t j = i + 1;
+        while (j < rows.size() && rows[j].key != next[i].key)
+            ++j;
+        const int to = static_cast<int>(i);
+        if (j < rows.size()) {
+            beginMoveRows({}, static_cast<int>(j), static_cast<int>(j), {}, to);
+            std::rotate(rows.begin() + to, rows.begin() + static_cast<std::ptrdiff_t>(j),
+                        rows.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+            endMoveRows();
+        } else {
+            beginInsertRows({}, to, to);
+            rows.insert(rows.begin() + to, next[i]);
+            endInsertRows();
+        }
     }
     int first = -1;
     int last = -1;

@@ -98,7 +98,8 @@ AlarmListDock::AlarmListDock(StationSession& session, QWidget* parent)
     header->setHighlightSections(false);
     header->setStretchLastSection(true);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[] = {10, 30, 8, 30, 12, 12, 20, 10, 20, 20};
+    // In AlarmListModel::Column order, in digits; the last column stretches.
+    const int widths[] = {10, 30, 8, 30, 16, 12, 20, 10, 20, 20};
     for (int column = 0; column < static_cast<int>(std::size(widths)); ++column)
         header->resizeSection(column, widths[column] * digit);
 
@@ -122,18 +123,6 @@ AlarmListDock::AlarmListDock(StationSession& session, QWidget* parent)
     connect(m_model, &QAbstractItemModel::dataChanged, this, &AlarmListDock::updateButtons);
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, &AlarmListDock::updateButtons);
 
-    // The list is reset when alarms change places (a rise in severity moves one up): keep the selection.
-    auto selectedBeforeReset = std::make_shared<std::vector<std::uint64_t>>();
-    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
-            [this, selectedBeforeReset] { *selectedBeforeReset = selectedAlarms(); });
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this, selectedBeforeReset] {
-        QItemSelection selection;
-        for (const std::uint64_t id : *selectedBeforeReset)
-            if (const int row = m_model->rowOf(id); row >= 0)
-                selection.select(m_model->index(row, 0), m_model->index(row, AlarmListModel::ColumnCount - 1));
-        m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
-        updateButtons();
-    });
     // A new station has alarms of its own (and a version that starts again).
     connect(&m_session, &StationSession::stationChanged, this, [this] {
         if (isVisible())

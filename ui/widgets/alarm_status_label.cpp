@@ -14,8 +14,8 @@ AlarmStatusLabel::AlarmStatusLabel(StationSession& session, QWidget* parent) : Q
     setObjectName(QStringLiteral("alarmStatusLabel"));
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Unacknowledged alarms by severity; click for the alarm list"));
-    m_timer.setInterval(kInterval);
-    connect(&m_timer, &QTimer::timeout, this, &AlarmStatusLabel::refresh);
+    m_timer.setInterval(kPollInterval);
+    connect(&m_timer, &QTimer::timeout, this, &AlarmStatusLabel::poll);
     connect(&m_session, &StationSession::stationChanged, this, &AlarmStatusLabel::refresh);
     refresh();
 }
@@ -38,8 +38,16 @@ QString AlarmStatusLabel::countsText(const events::AlarmCounts& counts)
     return text;
 }
 
+void AlarmStatusLabel::poll()
+{
+    if (m_session.alarmsVersion() != m_version || std::chrono::steady_clock::now() - m_counted >= kRefreshInterval)
+        refresh();
+}
+
 void AlarmStatusLabel::refresh()
 {
+    m_version = m_session.alarmsVersion();
+    m_counted = std::chrono::steady_clock::now();
     const events::AlarmCounts counts = m_session.alarmCounts();
     setText(countsText(counts));
     // The most severe unacknowledged alarm's colour, as the alarm list paints it; neutral when none.

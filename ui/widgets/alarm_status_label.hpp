@@ -1,8 +1,9 @@
 // The main window's status bar badge for alarms: how many unacknowledged alarms there are of each
 // severity ("Alarms: 2 critical · 1 warning unacknowledged"), on the most severe one's colour; a
 // neutral "Alarms: none unacknowledged" (with what is active or shelved) otherwise. A click asks for
-// the alarm list (clicked()). Counts are taken once a second while the label is visible, and at once
-// after an operator's action (refresh()).
+// the alarm list (clicked()). Like the alarm list, it looks four times a second while visible and
+// counts only when the session's alarmsVersion() moved, or a second has passed (a shelf that ended);
+// at once after an operator's action (refresh()). The list and the label then agree.
 #pragma once
 
 #include "core/events/alarm.hpp"
@@ -11,6 +12,7 @@
 #include <QTimer>
 
 #include <chrono>
+#include <cstdint>
 
 namespace telestation::ui {
 
@@ -20,7 +22,8 @@ class AlarmStatusLabel : public QLabel {
     Q_OBJECT
 
 public:
-    static constexpr std::chrono::milliseconds kInterval{1000};
+    static constexpr std::chrono::milliseconds kPollInterval{250};
+    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
 
     explicit AlarmStatusLabel(StationSession& session, QWidget* parent = nullptr);
 
@@ -28,6 +31,7 @@ public:
     [[nodiscard]] static QString countsText(const events::AlarmCounts& counts);
 
 public Q_SLOTS:
+    // Counts now.
     void refresh();
 
 Q_SIGNALS:
@@ -39,8 +43,12 @@ protected:
     void hideEvent(QHideEvent* event) override;
 
 private:
+    void poll();
+
     StationSession& m_session;
     QTimer m_timer;
+    std::uint64_t m_version = 0;
+    std::chrono::steady_clock::time_point m_counted{};
 };
 
 } // namespace telestation::ui

@@ -95,7 +95,9 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     header->setHighlightSections(false);
     header->setStretchLastSection(true);
     const QFontMetrics fm = m_view->fontMetrics();
-    header->resizeSection(EventLogModel::Time, fm.horizontalAdvance(QStringLiteral("8888-88-88 88:88:88.888")) + 16);
+    QFont bold = m_view->font(); // critical events are written in bold
+    bold.setBold(true);
+    header->resizeSection(EventLogModel::Time, QFontMetrics(bold).horizontalAdvance(QStringLiteral("8888-88-88 88:88:88.888")) + 16);
     header->resizeSection(EventLogModel::Severity, fm.horizontalAdvance(QStringLiteral("Warning")) + 40);
     header->resizeSection(EventLogModel::Kind, fm.horizontalAdvance(QStringLiteral("queueWarningCleared")) + 16);
     header->resizeSection(EventLogModel::Stream, fm.horizontalAdvance(QStringLiteral("(station)")) + 40);
@@ -117,6 +119,7 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
     auto* statusBar = new QHBoxLayout;
+    statusBar->setSpacing(24);
     statusBar->addWidget(m_status);
     statusBar->addWidget(m_archiveStatus, 1);
     layout->addLayout(statusBar);
@@ -204,12 +207,17 @@ bool EventLogDock::loadEarlier()
         return false;
     }
     const int added = target->prependArchived(*page);
-    QString note = added == 1 ? tr("1 earlier event loaded from the archive")
-                              : tr("%1 earlier events loaded from the archive").arg(countText(static_cast<std::uint64_t>(added)));
-    if (page->size() < filter.limit)
-        note += m_range ? tr("; that is the whole range") : tr("; that is all the archive has");
-    else if (added == 0 && target->rowCount() >= static_cast<int>(target->capacity()))
+    const QString count = countText(static_cast<std::uint64_t>(added));
+    const bool complete = page->size() < filter.limit;
+    QString note;
+    if (m_range && target->rowCount() == added) // the range's first page: its newest events
+        note = complete ? tr("All %1 events of the range").arg(count)
+                        : tr("The range's newest %1 events; Load earlier… for more").arg(count);
+    else if (added == 0 && !complete && target->rowCount() >= static_cast<int>(target->capacity()))
         note = tr("The log is full (%1 rows): use Range… to look further back").arg(countText(target->capacity()));
+    else
+        note = (added == 1 ? tr("1 earlier event loaded from the archive") : tr("%1 earlier events loaded from the archive").arg(count))
+               + (!complete ? QString() : m_range ? tr("; that is the whole range") : tr("; that is all the archive has"));
     setHistoryNote(note + QLatin1Char('.'), false);
     if (added > 0)
         m_view->scrollToTop(); // what was asked for
@@ -233,8 +241,7 @@ bool EventLogDock::showRange(std::int64_t fromNs, std::int64_t toNs)
     m_filter->setSourceModel(next);
     delete previousModel;
     m_live->show();
-    setWindowTitle(tr("Event Log — %1 to %2 (UTC)")
-                       .arg(EventLogModel::displayTime(fromNs).left(19), EventLogModel::displayTime(toNs).left(19)));
+    setWindowTitle(tr("Event Log (archive)"));
     m_view->scrollToBottom();
     updateStatus();
     return true;
@@ -264,11 +271,10 @@ EventRangeExport* EventLogDock::exportRange(const QString& path, std::int64_t fr
     auto* job = new EventRangeExport(m_archive.path ? m_archive.path() : QString(), fromNs, toNs, path, this);
     m_rangeExport = job;
     m_exportRange->setEnabled(false);
-    connect(m_rangeExport, &EventRangeExport::progress, this, [this](std::uint64_t written) {
+    connect(job, &EventRangeExport::progress, this, [this](std::uint64_t written) {
         setHistoryNote(tr("Exporting… %1 events written").arg(countText(written)), false);
     });
-    connect(m_rangeExport, &EventRangeExport::done, this, [this](bool ok, const QString& error) {
-        auto* job = m_rangeExport;
+    connect(job, &EventRangeExport::done, this, [this, job](bool ok, const QString& error) {
         m_rangeExport = nullptr;
         updateArchiveStatus();
         if (ok)
@@ -394,7 +400,9 @@ void EventLogDock::updateStatus()
     QString text = tr("%1 of %2 events shown")
                        .arg(locale.toString(m_filter->rowCount()), locale.toString(shownModel()->rowCount()));
     if (m_range) {
-        m_status->setText(text + tr(" (from the archive)"));
+        m_status->setText(text + tr(" from the archive, %1 to %2 UTC")
+                                     .arg(EventLogModel::displayTime(m_range->first).left(19),
+                                          EventLogModel::displayTime(m_range->second).left(19)));
         return;
     }
     if (m_model->droppedCount() > 0)
