@@ -122,6 +122,7 @@ private slots:
             edit(*d, name)->clear();
         QVERIFY(!ok(*d)->isEnabled());
         QVERIFY(d->problem().startsWith(QStringLiteral("Give at least one bound")));
+        QVERIFY(reason(*d)->palette().color(QPalette::WindowText) != ui::tone::kErrorText); // a note, not a fault
 
         // A change that checks: only the high side, tighter. OK applies it and closes the dialog.
         type(edit(*d, "yellowHigh"), QStringLiteral("50"));

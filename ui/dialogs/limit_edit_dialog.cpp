@@ -153,12 +153,13 @@ LimitEditDialog::LimitEditDialog(LimitSubject subject, Apply apply, QWidget* par
     for (QRadioButton* b : {m_check, m_off, m_restore})
         group->addButton(b);
 
-    auto* form = new QFormLayout;
+    auto* bounds = new QWidget(this);
+    auto* form = new QFormLayout(bounds);
     form->setContentsMargins(24, 0, 0, 0); // under "Check these limits", which they belong to
     const QString units = m_subject.units.isEmpty() ? QString() : tr(" (%1)").arg(m_subject.units);
     static const char* const kObjectNames[] = {"redLow", "yellowLow", "yellowHigh", "redHigh"};
     for (int b = 0; b < BoundCount; ++b) {
-        auto* edit = new QLineEdit(this);
+        auto* edit = new QLineEdit(bounds);
         edit->setObjectName(QLatin1String(kObjectNames[b]));
         edit->setPlaceholderText(tr("no bound"));
         edit->setClearButtonEnabled(true);
@@ -189,7 +190,7 @@ LimitEditDialog::LimitEditDialog(LimitSubject subject, Apply apply, QWidget* par
     layout->addWidget(inEffect);
     layout->addSpacing(6);
     layout->addWidget(m_check);
-    layout->addLayout(form);
+    layout->addWidget(bounds);
     layout->addWidget(rule);
     if (!m_subject.numeric) {
         auto* note = new QLabel(tr("%1 is not a number (an enumeration or text): it has no numeric bounds. Its "
@@ -199,9 +200,10 @@ LimitEditDialog::LimitEditDialog(LimitSubject subject, Apply apply, QWidget* par
         note->setObjectName(QStringLiteral("notNumericNote"));
         note->setWordWrap(true);
         layout->addWidget(note);
+        // No bounds to give: the choice and its fields would only be noise.
         m_check->setEnabled(false);
-        for (QLineEdit* edit : m_bounds)
-            edit->setEnabled(false);
+        m_check->hide();
+        bounds->hide();
         rule->hide();
     }
     layout->addWidget(m_off);
@@ -273,11 +275,11 @@ void LimitEditDialog::validate()
         edit->setEnabled(check && m_subject.numeric);
 
     QString problem;
-    bool unchanged = false;
+    bool note = false; // not a fault: nothing would change, or nothing typed yet
     m_setting.reset();
     if (choice() == Choice::Restore) {
-        unchanged = !m_subject.inEffect.fromProfile;
-        if (unchanged)
+        note = !m_subject.inEffect.fromProfile;
+        if (note)
             problem = tr("The mission database's limits are in effect already.");
     } else {
         config::LimitSetting s;
@@ -305,16 +307,18 @@ void LimitEditDialog::validate()
                                        valueText(*values[static_cast<std::size_t>(previous)]));
                 previous = b;
             }
-            if (problem.isEmpty() && std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); }))
+            if (problem.isEmpty() && std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) {
                 problem = tr("Give at least one bound, or choose not to check this parameter.");
+                note = true; // what a parameter without limits opens with
+            }
             s.redLow = values[RedLow];
             s.yellowLow = values[YellowLow];
             s.yellowHigh = values[YellowHigh];
             s.redHigh = values[RedHigh];
         }
         if (problem.isEmpty()) {
-            unchanged = sameEffect(effectOf(s), m_subject.inEffect);
-            if (unchanged)
+            note = sameEffect(effectOf(s), m_subject.inEffect);
+            if (note)
                 problem = check ? tr("These are the limits in effect.") : tr("This parameter's limits are not checked now.");
             else
                 m_setting = s;
@@ -322,8 +326,8 @@ void LimitEditDialog::validate()
     }
     m_problem = problem;
     m_reason->setText(problem);
-    // Nothing to change is a note, not a fault: only a wrong entry is red.
-    tone::setTextColour(m_reason, unchanged ? palette().color(QPalette::WindowText) : tone::kErrorText);
+    // Only a wrong entry is red.
+    tone::setTextColour(m_reason, note ? palette().color(QPalette::WindowText) : tone::kErrorText);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
 }
 
