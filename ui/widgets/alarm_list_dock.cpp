@@ -39,7 +39,7 @@ QString shelfName(std::chrono::seconds duration)
 } // namespace
 
 AlarmListDock::AlarmListDock(StationSession& session, QWidget* parent)
-    : QDockWidget(tr("Alarms"), parent), m_session(session)
+    : QDockWidget(tr("Alarms"), parent), m_session(session), m_watch(session)
 {
     setObjectName(QStringLiteral("AlarmListDock"));
     m_model = new AlarmListModel(this);
@@ -129,7 +129,7 @@ AlarmListDock::AlarmListDock(StationSession& session, QWidget* parent)
             refresh(true);
     });
 
-    m_timer.setInterval(kPollInterval);
+    m_timer.setInterval(AlarmWatch::kPollInterval);
     connect(&m_timer, &QTimer::timeout, this, [this] { refresh(); });
     connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible) {
@@ -147,14 +147,10 @@ AlarmListDock::~AlarmListDock() = default;
 
 void AlarmListDock::refresh(bool force)
 {
-    const auto now = std::chrono::steady_clock::now();
-    const std::uint64_t version = m_session.alarmsVersion();
-    if (!force && version == m_version && now - m_taken < kRefreshInterval)
+    if (!m_watch.due(force))
         return;
-    m_version = version;
-    m_taken = now;
     m_model->setAlarms(m_session.alarms(), clock::realtimeNs());
-    if (!m_statusIsError || now - m_errorShownAt >= kErrorShown)
+    if (!m_statusIsError || std::chrono::steady_clock::now() - m_errorShownAt >= kErrorShown)
         showStatus(listedText(), false);
 }
 

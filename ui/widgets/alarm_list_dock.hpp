@@ -11,6 +11,7 @@
 #pragma once
 
 #include "ui/models/alarm_list_model.hpp"
+#include "ui/session/alarm_watch.hpp"
 
 #include <QDockWidget>
 #include <QTimer>
@@ -33,8 +34,6 @@ class AlarmListDock : public QDockWidget {
     Q_OBJECT
 
 public:
-    static constexpr std::chrono::milliseconds kPollInterval{250};
-    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
     // The shelf times the Shelve menu offers.
     static constexpr std::chrono::seconds kShelveTimes[] = {std::chrono::minutes(15), std::chrono::hours(1),
                                                            std::chrono::hours(8)};
@@ -78,8 +77,7 @@ private:
 
     StationSession& m_session;
     QTimer m_timer;
-    std::uint64_t m_version = 0;
-    std::chrono::steady_clock::time_point m_taken{};
+    AlarmWatch m_watch;
 
     AlarmListModel* m_model = nullptr;
     QTableView* m_view = nullptr;

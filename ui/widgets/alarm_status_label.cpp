@@ -9,12 +9,13 @@
 
 namespace telestation::ui {
 
-AlarmStatusLabel::AlarmStatusLabel(StationSession& session, QWidget* parent) : QLabel(parent), m_session(session)
+AlarmStatusLabel::AlarmStatusLabel(StationSession& session, QWidget* parent)
+    : QLabel(parent), m_session(session), m_watch(session)
 {
     setObjectName(QStringLiteral("alarmStatusLabel"));
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Unacknowledged alarms by severity; click for the alarm list"));
-    m_timer.setInterval(kPollInterval);
+    m_timer.setInterval(AlarmWatch::kPollInterval);
     connect(&m_timer, &QTimer::timeout, this, &AlarmStatusLabel::poll);
     connect(&m_session, &StationSession::stationChanged, this, &AlarmStatusLabel::refresh);
     refresh();
@@ -40,15 +41,18 @@ QString AlarmStatusLabel::countsText(const events::AlarmCounts& counts)
 
 void AlarmStatusLabel::poll()
 {
-    if (m_session.alarmsVersion() != m_version || std::chrono::steady_clock::now() - m_counted >= kRefreshInterval)
-        refresh();
+    if (m_watch.due())
+        showCounts(m_session.alarmCounts());
 }
 
 void AlarmStatusLabel::refresh()
 {
-    m_version = m_session.alarmsVersion();
-    m_counted = std::chrono::steady_clock::now();
-    const events::AlarmCounts counts = m_session.alarmCounts();
+    (void)m_watch.due(true); // counted now: the next poll need not count again
+    showCounts(m_session.alarmCounts());
+}
+
+void AlarmStatusLabel::showCounts(const events::AlarmCounts& counts)
+{
     setText(countsText(counts));
     // The most severe unacknowledged alarm's colour, as the alarm list paints it; neutral when none.
     int worst = -1;

@@ -7,12 +7,10 @@
 #pragma once
 
 #include "core/events/alarm.hpp"
+#include "ui/session/alarm_watch.hpp"
 
 #include <QLabel>
 #include <QTimer>
-
-#include <chrono>
-#include <cstdint>
 
 namespace telestation::ui {
 
@@ -22,9 +20,6 @@ class AlarmStatusLabel : public QLabel {
     Q_OBJECT
 
 public:
-    static constexpr std::chrono::milliseconds kPollInterval{250};
-    static constexpr std::chrono::milliseconds kRefreshInterval{1000};
-
     explicit AlarmStatusLabel(StationSession& session, QWidget* parent = nullptr);
 
     // The text for a set of counts (tests; what refresh() shows).
@@ -44,11 +39,11 @@ protected:
 
 private:
     void poll();
+    void showCounts(const events::AlarmCounts& counts);
 
     StationSession& m_session;
     QTimer m_timer;
-    std::uint64_t m_version = 0;
-    std::chrono::steady_clock::time_point m_counted{};
+    AlarmWatch m_watch;
 };
 
 } // namespace telestation::ui
