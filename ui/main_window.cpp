@@ -3,11 +3,14 @@
 #include "core/pipeline/station.hpp"
 #include "telestation_version.hpp"
 #include "ui/dialogs/definition_file_dialog.hpp"
+#include "ui/dialogs/limit_edit_dialog.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/session/station_session.hpp"
+#include "ui/widgets/alarm_list_dock.hpp"
+#include "ui/widgets/alarm_status_label.hpp"
 #include "ui/widgets/event_log_dock.hpp"
 #include "ui/widgets/mission_browser.hpp"
 #include "ui/widgets/packet_table.hpp"
@@ -82,12 +85,20 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
 
     m_eventLog = new EventLogDock([this](std::uint64_t after) { return m_session.events(after); }, this);
     m_eventLog->setObjectName(QStringLiteral("eventLogDock"));
+    m_eventLog->setArchive({[this] { return m_session.eventArchivePath(); }, [this] { return m_session.eventStorageError(); }});
     addDockWidget(Qt::BottomDockWidgetArea, m_eventLog);
+    m_alarms = new AlarmListDock(m_session, this);
+    m_alarms->setObjectName(QStringLiteral("alarmListDock"));
+    addDockWidget(Qt::BottomDockWidgetArea, m_alarms);
+    tabifyDockWidget(m_eventLog, m_alarms);
+    m_eventLog->raise();
 
     m_missionLabel = new QLabel(tr("No mission database"), this);
     m_missionLabel->setObjectName(QStringLiteral("missionLabel"));
     m_streamsLabel = new QLabel(this);
     statusBar()->addWidget(m_missionLabel, 1);
+    m_alarmStatus = new AlarmStatusLabel(m_session, this);
+    statusBar()->addPermanentWidget(m_alarmStatus);
     statusBar()->addPermanentWidget(m_streamsLabel);
     statusBar()->addPermanentWidget(new QLabel(QStringLiteral("Telestation %1").arg(QLatin1String(kVersion)), this));
 
@@ -204,6 +215,9 @@ void MainWindow::connectViews()
             report(tr("Stop stream"), error);
     });
     connect(m_browser, &MissionBrowser::parametersActivated, this, &MainWindow::addParametersToValues);
+    connect(m_browser, &MissionBrowser::editLimitsRequested, this, &MainWindow::editLimits);
+    connect(m_alarmStatus, &AlarmStatusLabel::clicked, this, &MainWindow::showAlarmList);
+    connect(m_alarms, &AlarmListDock::alarmsChanged, m_alarmStatus, &AlarmStatusLabel::refresh);
     connect(m_recordings, &RecordingsBrowser::playRequested, this, [this](const QString& name, const QString& url) {
         config::StreamProfile s;
         s.name = name.toStdString();
@@ -421,6 +435,8 @@ DisplayDock* MainWindow::openDisplay(QJsonObject spec)
     auto* dock = new DisplayDock(spec, m_session.station(), m_session.snapshots(), this);
     dock->setObjectName(name);
     addDockWidget(Qt::RightDockWidgetArea, dock);
+    connect(dock, &DisplayDock::showAlarmRequested, this, &MainWindow::showAlarm);
+    connect(dock, &DisplayDock::editLimitsRequested, this, &MainWindow::editLimits);
     if (auto* values = qobject_cast<ValueDisplay*>(dock->display()))
         m_lastValues = values;
     if (!dock->problems().isEmpty())
@@ -564,6 +580,27 @@ void MainWindow::showStatistics()
     dialog->show();
     dialog->raise();
     dialog->activateWindow();
+}
+
+void MainWindow::showAlarmList()
+{
+    m_alarms->show();
+    m_alarms->raise();
+}
+
+bool MainWindow::showAlarm(const QString& stream, const QString& parameter)
+{
+    showAlarmList();
+    return m_alarms->showParameterAlarm(stream, parameter);
+}
+
+LimitEditDialog* MainWindow::editLimits(const QString& parameter)
+{
+    QString error;
+    auto* dialog = LimitEditDialog::openFor(m_session, parameter, this, &error);
+    if (!dialog)
+        report(tr("Edit limits"), error);
+    return dialog;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -1,8 +1,9 @@
 // The workstation's main window over a StationSession.
 //
 // Layout: the streams panel above the selected stream's packet table (the central splitter); the
-// mission database browser and the recordings browser tabbed in the left dock area; the event log at the
-// bottom; displays (value tables, plots, packet views) as docks on the right, as many as wanted, each one
+// mission database browser and the recordings browser tabbed in the left dock area; the event log and
+// the alarm list tabbed at the bottom (the status bar counts unacknowledged alarms; a click raises the
+// list); displays (value tables, plots, packet views) as docks on the right, as many as wanted, each one
 // can be tabbed, split or floated. Window geometry, dock layout, the splitter and the open displays are
 // kept in QSettings and come back at the next start; recent profiles too.
 //
@@ -27,8 +28,11 @@ class Station;
 
 namespace telestation::ui {
 
+class AlarmListDock;
+class AlarmStatusLabel;
 class DisplayDock;
 class EventLogDock;
+class LimitEditDialog;
 class MissionBrowser;
 class PacketTable;
 class RecordingsBrowser;
@@ -73,11 +77,18 @@ public:
     [[nodiscard]] MissionBrowser* missionBrowser() const noexcept { return m_browser; }
     [[nodiscard]] RecordingsBrowser* recordingsBrowser() const noexcept { return m_recordings; }
     [[nodiscard]] EventLogDock* eventLog() const noexcept { return m_eventLog; }
+    [[nodiscard]] AlarmListDock* alarmList() const noexcept { return m_alarms; }
+    [[nodiscard]] AlarmStatusLabel* alarmStatus() const noexcept { return m_alarmStatus; }
     [[nodiscard]] StatisticsDialog* statisticsDialog(); // created on first use
     [[nodiscard]] QString missionSummary() const;
 
 public Q_SLOTS:
     void showStatistics();
+    void showAlarmList();
+    // Raises the alarm list with a parameter's alarm selected; false when it has none listed.
+    bool showAlarm(const QString& stream, const QString& parameter);
+    // Opens Edit limits… for a parameter (nullptr, reported, when there is no such parameter).
+    LimitEditDialog* editLimits(const QString& parameter);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -103,6 +114,8 @@ private:
     MissionBrowser* m_browser = nullptr;
     RecordingsBrowser* m_recordings = nullptr;
     EventLogDock* m_eventLog = nullptr;
+    AlarmListDock* m_alarms = nullptr;
+    AlarmStatusLabel* m_alarmStatus = nullptr;
     StatisticsDialog* m_statistics = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_missionLabel = nullptr;

@@ -1,17 +1,26 @@
 // The event log dock and its models, with a hand-fed event source and with a real station (a TCP
 // client stream whose server the test accepts and then drops; stop() → "station stopped"): rows in
-// the engine's order, severity filter and search, CSV export read back by an RFC 4180 parser, the
-// bounded history, polling only while visible, following the newest event unless scrolled up.
+// the engine's order, severity and kind filters and search, the kind, packet type, parameter and count
+// columns, CSV export read back by an RFC 4180 parser, the bounded history, polling only while
+// visible, following the newest event unless scrolled up. History from a real archive file written
+// with events::EventArchive: "Load earlier…" pages back exactly (pages that end inside a run of events
+// sharing a timestamp, live rows that are in the archive too), a time range shown and paged, a range
+// exported and parsed back, the archive's trouble shown in red.
 #include "core/config/station_profile.hpp"
+#include "core/events/event_archive.hpp"
 #include "core/pipeline/station.hpp"
 #include "ui/models/event_log_model.hpp"
 #include "ui/widgets/event_log_dock.hpp"
+#include "core/common/time_text.hpp"
 #include "tests/support/station_fixture.hpp"
+#include "ui/models/tones.hpp"
 
 #include <QComboBox>
 #include <QFile>
 #include <QHostAddress>
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -131,6 +140,39 @@ QStringList column(const QAbstractItemModel& model, int col)
     for (int r = 0; r < model.rowCount(); ++r)
         out << model.data(model.index(r, col)).toString();
     return out;
+}
+
+// An archive of `count` events, 7 to a timestamp (a page of 500 ends inside a run), every field used.
+struct ArchiveFile {
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("events.sqlite"));
+    std::vector<Event> events; // as appended: the archive's ids are 1, 2, ...
+
+    static std::int64_t timeOf(int i) { return 1'767'323'045'000'000'000LL + static_cast<std::int64_t>(i / 7) * 1'000'000; }
+
+    explicit ArchiveFile(int count)
+    {
+        for (int i = 0; i < count; ++i) {
+            Event e = ev(static_cast<std::uint64_t>(i + 1), timeOf(i),
+                         static_cast<events::Severity>(i % events::kSeverityCount), i % 2 ? "tm" : "hk",
+                         "archived event " + std::to_string(i));
+            e.kind = i % 3 == 0 ? events::EventKind::SequenceGap : events::EventKind::LimitViolation;
+            e.packetType = "Packet5";
+            e.parameter = i % 3 == 0 ? "" : "Packet5.COOLANT_FLOW_RATE";
+            e.count = static_cast<std::uint64_t>(1 + i % 5);
+            e.amount = static_cast<std::uint64_t>(i);
+            events.push_back(std::move(e));
+        }
+        auto archive = events::EventArchive::open(path.toStdString());
+        if (!archive || !archive->append(events))
+            qFatal("cannot write the test archive %s", qPrintable(path));
+    }
+};
+
+// The texts of a model's rows.
+QStringList texts(const EventLogModel& m)
+{
+    return column(m, EventLogModel::Text);
 }
 
 QList<qulonglong> numbers(const QAbstractItemModel& model)
@@ -469,6 +511,236 @@ private slots:
         dock.setSearchText(QString());
         dock.resize(760, 260);
         QVERIFY(dock.grab().save(QStringLiteral("/tmp/h-guievents-station.png")));
+    }
+
+    // The new fields in their columns; the kind filter; the search over packet type and parameter.
+    void kindColumnsAndFilter()
+    {
+        HandFed fed;
+        fed.add(events::Severity::Info, "tm", "connected");
+        fed.add(events::Severity::Critical, "tm", "Packet5.COOLANT_FLOW_RATE: red high, 190 > 180");
+        fed.events.back().kind = events::EventKind::LimitViolation;
+        fed.events.back().packetType = "Packet5";
+        fed.events.back().parameter = "Packet5.COOLANT_FLOW_RATE";
+        fed.add(events::Severity::Warning, "tm", "APID 7: 412 gaps, 9,870 packets lost in the last second");
+        fed.events.back().kind = events::EventKind::SequenceGap;
+        fed.events.back().count = 412;
+        fed.events.back().amount = 9870;
+        EventLogDock dock(fed.source());
+        dock.poll();
+        const EventLogModel& m = *dock.model();
+        QCOMPARE(column(m, EventLogModel::Kind), (QStringList{"station", "limitViolation", "sequenceGap"}));
+        QCOMPARE(column(m, EventLogModel::PacketType), (QStringList{"", "Packet5", ""}));
+        QCOMPARE(column(m, EventLogModel::Parameter), (QStringList{"", "Packet5.COOLANT_FLOW_RATE", ""}));
+        QCOMPARE(column(m, EventLogModel::Count), (QStringList{"", "", QStringLiteral("×412")}));
+        QVERIFY(m.data(m.index(2, EventLogModel::Count), Qt::ToolTipRole).toString().contains(QStringLiteral("9,870")));
+        QCOMPARE(column(m, EventLogModel::Severity), (QStringList{"Info", "Critical", "Warning"}));
+        QVERIFY(m.data(m.index(1, EventLogModel::Text), Qt::FontRole).value<QFont>().bold());
+
+        auto* kind = dock.findChild<QComboBox*>(QStringLiteral("eventKindFilter"));
+        QVERIFY(kind);
+        QCOMPARE(kind->count(), 1 + events::kEventKindCount);
+        kind->setCurrentIndex(kind->findText(QStringLiteral("sequenceGap")));
+        QCOMPARE(numbers(*dock.filterModel()), (QList<qulonglong>{3}));
+        dock.setKindFilter(events::EventKind::LimitViolation);
+        QCOMPARE(numbers(*dock.filterModel()), (QList<qulonglong>{2}));
+        dock.setKindFilter(std::nullopt);
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::Critical);
+        QCOMPARE(numbers(*dock.filterModel()), (QList<qulonglong>{2}));
+        dock.setSeverityFilter(EventLogDock::SeverityFilter::All);
+        dock.setSearchText(QStringLiteral("coolant_flow")); // the parameter column (and the text)
+        QCOMPARE(numbers(*dock.filterModel()), (QList<qulonglong>{2}));
+        dock.setSearchText(QStringLiteral("packet5")); // the packet type column
+        QCOMPARE(numbers(*dock.filterModel()), (QList<qulonglong>{2}));
+    }
+
+    // "Load earlier…" pages back through a real archive: each event exactly once, in order, the live
+    // rows (which the archive has too) not repeated, pages ending inside runs of one timestamp.
+    void historyPagesBackExactly()
+    {
+        ArchiveFile archive(1200);
+        // The live log has the archive's last three events (renumbered, as the session does) and a
+        // note of the session's own that the archive does not have.
+        HandFed fed;
+        for (int i = 1197; i < 1200; ++i) {
+            Event e = archive.events[static_cast<std::size_t>(i)];
+            e.number = fed.events.size() + 1;
+            fed.events.push_back(e);
+        }
+        fed.events.push_back(ev(4, ArchiveFile::timeOf(1300), events::Severity::Info, "", "profile saved"));
+        EventLogDock dock(fed.source());
+        QString trouble;
+        dock.setArchive({[&] { return archive.path; }, [&] { return trouble; }});
+        auto* load = dock.findChild<QPushButton*>(QStringLiteral("eventLoadEarlier"));
+        QVERIFY(load && load->isEnabled());
+
+        dock.poll();
+        QCOMPARE(dock.model()->rowCount(), 4);
+        QTest::mouseClick(load, Qt::LeftButton); // 500 back from the earliest live row's time: 3 repeats left out
+        QCOMPARE(dock.model()->rowCount(), 4 + 497);
+        QVERIFY2(dock.archiveStatusText().startsWith(QStringLiteral("497 earlier events loaded")), qPrintable(dock.archiveStatusText()));
+        QVERIFY(dock.loadEarlier());
+        QCOMPARE(dock.model()->rowCount(), 4 + 997);
+        QVERIFY(dock.loadEarlier());
+        QCOMPARE(dock.model()->rowCount(), 4 + 1197);
+        QVERIFY(dock.archiveStatusText().contains(QStringLiteral("that is all the archive has")));
+        QVERIFY(dock.loadEarlier()); // nothing more
+        QCOMPARE(dock.model()->rowCount(), 4 + 1197);
+
+        QStringList expected;
+        for (int i = 0; i < 1200; ++i)
+            expected << QString::fromStdString(archive.events[static_cast<std::size_t>(i)].text);
+        expected << QStringLiteral("profile saved");
+        QCOMPARE(texts(*dock.model()), expected);
+        // The archived rows carry every field and their place in the archive; the live ones none.
+        const EventLogModel& m = *dock.model();
+        QVERIFY(m.event(700) == archive.events[700]);
+        QCOMPARE(m.archivePosition(700)->id, 701);
+        QVERIFY(!m.archivePosition(1198));
+        // New live events still arrive below.
+        fed.add(events::Severity::Info, "tm", "connected again");
+        dock.poll();
+        QCOMPARE(texts(*dock.model()).last(), QStringLiteral("connected again"));
+
+        // An archive that cannot be read: said in red, nothing changes.
+        EventLogDock other(fed.source());
+        other.setArchive({[&] { return archive.dir.filePath(QStringLiteral("missing.sqlite")); }, {}});
+        other.poll();
+        QVERIFY(!other.loadEarlier());
+        QVERIFY(other.archiveStatusText().startsWith(QStringLiteral("The event archive cannot be read")));
+        QCOMPARE(other.findChild<QLabel*>(QStringLiteral("eventArchiveStatus"))->palette().color(QPalette::WindowText),
+                 ui::tone::kErrorText);
+        QCOMPARE(other.model()->rowCount(), 5);
+    }
+
+    // Range…: the archive's events of a time range instead of the live log, paged back; Live returns.
+    void rangeShownAndPaged()
+    {
+        ArchiveFile archive(1200);
+        HandFed fed;
+        fed.add(events::Severity::Info, "tm", "live one");
+        EventLogDock dock(fed.source());
+        dock.setArchive({[&] { return archive.path; }, {}});
+        dock.poll();
+
+        // [event 100's time, event 300's time): events 98..299 (7 to a timestamp: 98 shares 100's).
+        const std::int64_t from = ArchiveFile::timeOf(100);
+        const std::int64_t to = ArchiveFile::timeOf(300);
+        QVERIFY(dock.showRange(from, to));
+        QVERIFY(dock.range().has_value());
+        QVERIFY(dock.shownModel() != dock.model());
+        QStringList expected;
+        for (int i = 0; i < 1200; ++i)
+            if (ArchiveFile::timeOf(i) >= from && ArchiveFile::timeOf(i) < to)
+                expected << QString::fromStdString(archive.events[static_cast<std::size_t>(i)].text);
+        QCOMPARE(expected.first(), QStringLiteral("archived event 98"));
+        QCOMPARE(texts(*dock.shownModel()), expected);
+        QCOMPARE(dock.filterModel()->rowCount(), expected.size());
+        QCOMPARE(dock.archiveStatusText(), QStringLiteral("All %1 events of the range.").arg(expected.size()));
+        dock.setSearchText(QStringLiteral("archived event 15")); // the filters apply to the range too
+        QCOMPARE(dock.filterModel()->rowCount(), 10); // 150..159
+        dock.setSearchText(QString());
+
+        // A live event meanwhile goes to the live log, not into the range shown.
+        fed.add(events::Severity::Info, "tm", "live two");
+        dock.poll();
+        QCOMPARE(dock.model()->rowCount(), 2);
+        QCOMPARE(dock.shownModel()->rowCount(), expected.size());
+
+        // A range larger than a page: the newest page, then earlier ones.
+        QVERIFY(dock.showRange(ArchiveFile::timeOf(0), ArchiveFile::timeOf(5000)));
+        QCOMPARE(dock.shownModel()->rowCount(), 500);
+        QCOMPARE(texts(*dock.shownModel()).first(), QStringLiteral("archived event 700"));
+        QCOMPARE(dock.archiveStatusText(), QStringLiteral("The range's newest 500 events; Load earlier… for more."));
+        QVERIFY(dock.loadEarlier());
+        QVERIFY(dock.loadEarlier());
+        QCOMPARE(dock.archiveStatusText(), QStringLiteral("200 earlier events loaded from the archive; that is the whole range."));
+        QCOMPARE(dock.shownModel()->rowCount(), 1200);
+        for (int i = 0; i < 1200; ++i)
+            QVERIFY(dock.shownModel()->event(i) == archive.events[static_cast<std::size_t>(i)]);
+
+        auto* live = dock.findChild<QPushButton*>(QStringLiteral("eventLive"));
+        QVERIFY(live);
+        QTest::mouseClick(live, Qt::LeftButton);
+        QVERIFY(!dock.range());
+        QCOMPARE(dock.shownModel(), dock.model());
+        QCOMPARE(texts(*dock.model()), (QStringList{"live one", "live two"}));
+        QCOMPARE(dock.filterModel()->rowCount(), 2);
+    }
+
+    // Export range…: the archive's events of a range, every column, read back by an RFC 4180 parser;
+    // more than a page, one header.
+    void rangeExportParsesBack()
+    {
+        ArchiveFile archive(1200);
+        EventLogDock dock(HandFed{}.source());
+        dock.setArchive({[&] { return archive.path; }, {}});
+        const QString path = archive.dir.filePath(QStringLiteral("range.csv"));
+        const std::int64_t from = ArchiveFile::timeOf(3);
+        const std::int64_t to = ArchiveFile::timeOf(1100);
+        ui::EventRangeExport* job = dock.exportRange(path, from, to);
+        QVERIFY(job);
+        QSignalSpy done(job, &ui::EventRangeExport::done);
+        QVERIFY(!dock.exportRange(path, from, to)); // one at a time
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QVERIFY2(done[0][0].toBool(), qPrintable(done[0][1].toString()));
+
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QList<QStringList> records;
+        QVERIFY(parseCsv(QString::fromUtf8(file.readAll()), &records));
+        QCOMPARE(records[0], (QStringList{"time", "severity", "kind", "stream", "packet type", "parameter", "detail",
+                                          "text", "count", "amount", "value", "limit", "limit state", "user"}));
+        std::vector<const Event*> inRange;
+        for (const Event& e : archive.events)
+            if (e.timeNs >= from && e.timeNs < to)
+                inRange.push_back(&e);
+        QVERIFY(inRange.size() > 1000);
+        QCOMPARE(records.size(), static_cast<qsizetype>(1 + inRange.size()));
+        for (std::size_t i = 0; i < inRange.size(); ++i) {
+            const QStringList& r = records[static_cast<qsizetype>(i + 1)];
+            const Event& e = *inRange[i];
+            QCOMPARE(r.size(), 14);
+            QCOMPARE(r[0], QString::fromStdString(text::formatTimeNs(e.timeNs)));
+            QCOMPARE(r[1], QString::fromLatin1(events::severityName(e.severity)));
+            QCOMPARE(r[2], QString::fromLatin1(events::eventKindName(e.kind)));
+            QCOMPARE(r[5], QString::fromStdString(e.parameter));
+            QCOMPARE(r[7], QString::fromStdString(e.text));
+            QCOMPARE(r[8].toULongLong(), e.count);
+        }
+        QVERIFY(dock.archiveStatusText().contains(QStringLiteral("exported to")));
+
+        // An archive that is not there: the export fails, said in red, and no file is left.
+        EventLogDock other(HandFed{}.source());
+        other.setArchive({[&] { return archive.dir.filePath(QStringLiteral("missing.sqlite")); }, {}});
+        const QString nothing = archive.dir.filePath(QStringLiteral("nothing.csv"));
+        ui::EventRangeExport* failing = other.exportRange(nothing, from, to);
+        QVERIFY(failing);
+        QTRY_VERIFY_WITH_TIMEOUT(other.archiveStatusText().startsWith(QStringLiteral("Export failed")), 10000);
+        QVERIFY(!QFile::exists(nothing));
+    }
+
+    // The archive's trouble (the station's eventStorageError) under the log, in red, while it lasts.
+    void storageTroubleShown()
+    {
+        QString trouble;
+        EventLogDock dock(HandFed{}.source());
+        dock.setArchive({[] { return QStringLiteral("/nowhere/events.sqlite"); }, [&] { return trouble; }});
+        auto* label = dock.findChild<QLabel*>(QStringLiteral("eventArchiveStatus"));
+        QVERIFY(label);
+        dock.poll();
+        QVERIFY(label->text().isEmpty());
+        trouble = QStringLiteral("cannot write /nowhere/events.sqlite: disk full; 12 events waiting");
+        dock.poll();
+        QCOMPARE(dock.archiveStatusText(), QStringLiteral("Event archive: ") + trouble);
+        QCOMPARE(label->palette().color(QPalette::WindowText), ui::tone::kErrorText);
+        trouble.clear();
+        dock.poll();
+        QVERIFY(dock.archiveStatusText().isEmpty());
+        // No archive: the history buttons are off.
+        dock.setArchive({[] { return QString(); }, {}});
+        QVERIFY(!dock.findChild<QPushButton*>(QStringLiteral("eventLoadEarlier"))->isEnabled());
+        QVERIFY(!dock.findChild<QPushButton*>(QStringLiteral("eventExportRange"))->isEnabled());
     }
 
     // A screenshot with every severity, a long text and the status line.

@@ -44,7 +44,7 @@ using ui::StreamStatisticsModel;
 
 namespace {
 
-constexpr int kValue = ui::kStatisticsValueRole;
+constexpr int kValue = ui::kCellValueRole;
 
 // Sends `count` packets of Packet5 and HK_Status to the station's stream "tm" and waits until they are
 // all sent; `drop` packets are built but not sent, so the station sees sequence gaps.

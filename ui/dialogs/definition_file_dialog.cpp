@@ -327,6 +327,7 @@ DefinitionFileDialog::DefinitionFileDialog(QWidget* parent) : QDialog(parent)
 
     m_browser = new MissionBrowser(this);
     m_browser->setDefinitionFileButtonVisible(false);
+    m_browser->setLimitsEditable(false); // a file's result, not the running station's database
 
     auto* lower = new QSplitter(Qt::Horizontal, this);
     lower->addWidget(m_text);

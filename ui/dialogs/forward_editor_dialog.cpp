@@ -1,6 +1,7 @@
 #include "ui/dialogs/forward_editor_dialog.hpp"
 
 #include "core/io/endpoint.hpp"
+#include "ui/models/tones.hpp"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -39,9 +40,7 @@ ForwardEditorDialog::ForwardEditorDialog(const QStringList& destinations, QWidge
     m_error->setObjectName(QStringLiteral("errorLabel"));
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPalette palette = m_error->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x39, 0x2b));
-    m_error->setPalette(palette);
+    tone::setTextColour(m_error, tone::kErrorText);
     m_error->hide();
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

@@ -163,7 +163,7 @@ void StatisticsDialog::display(SharedSnapshot snapshot)
 
     for (int row = 0; row < m_streamModel->rowCount(); ++row) {
         const QModelIndex index = m_streamModel->index(row, StreamStatisticsModel::Name);
-        if (m_expanded.insert(index.data(kStatisticsValueRole).toString().toStdString()).second)
+        if (m_expanded.insert(index.data(kCellValueRole).toString().toStdString()).second)
             m_streamView->expand(index);
     }
     sizeColumnsOnce();

@@ -1,5 +1,7 @@
 #include "ui/dialogs/stream_dialog.hpp"
 
+#include "ui/models/tones.hpp"
+
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -34,9 +36,7 @@ QLabel* errorLabel(QWidget* parent)
     label->setObjectName(QStringLiteral("errorLabel"));
     label->setWordWrap(true);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPalette palette = label->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x39, 0x2b));
-    label->setPalette(palette);
+    tone::setTextColour(label, tone::kErrorText);
     label->hide();
     return label;
 }

@@ -202,6 +202,10 @@ void DisplayDock::attach(pipeline::Station* station)
     setWidget(m_display);
     delete m_placeholder;
     m_placeholder = nullptr;
+    if (auto* values = qobject_cast<ValueDisplay*>(m_display)) {
+        connect(values, &ValueDisplay::showAlarmRequested, this, &DisplayDock::showAlarmRequested);
+        connect(values, &ValueDisplay::editLimitsRequested, this, &DisplayDock::editLimitsRequested);
+    }
 }
 
 void DisplayDock::closeEvent(QCloseEvent* event)

@@ -58,6 +58,9 @@ public:
 
 Q_SIGNALS:
     void closed(telestation::ui::DisplayDock* dock);
+    // A value display's row menu, passed on (the display is rebuilt with the station; the dock stays).
+    void showAlarmRequested(const QString& stream, const QString& parameter);
+    void editLimitsRequested(const QString& parameter);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -12,6 +12,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSettings>
 #include <QTableView>
 #include <QTimer>
@@ -112,6 +113,15 @@ ValueDisplay::ValueDisplay(pipeline::Station& station, QWidget* parent)
     removeAction->setShortcutContext(Qt::WidgetShortcut);
     connect(removeAction, &QAction::triggered, this, &ValueDisplay::removeSelected);
     m_view->addAction(removeAction);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTableView::customContextMenuRequested, this, [this](const QPoint& at) {
+        const QModelIndex index = m_view->indexAt(at);
+        if (!index.isValid())
+            return;
+        QMenu* menu = rowMenu(index.row(), this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_view->viewport()->mapToGlobal(at));
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -181,6 +191,40 @@ void ValueDisplay::setStaleTimeout(double seconds)
         return;
     m_model->setStaleTimeout(seconds);
     QSettings().setValue(kStaleKey, seconds);
+}
+
+QString ValueDisplay::rowStream(int row) const
+{
+    return QString::fromStdString(m_station.streamName(m_model->streamId(row)));
+}
+
+QString ValueDisplay::rowParameter(int row) const
+{
+    return QString::fromStdString(m_station.types().parameter(m_model->parameterId(row)).qualifiedName);
+}
+
+QMenu* ValueDisplay::rowMenu(int row, QWidget* parent)
+{
+    auto* menu = new QMenu(parent);
+    const QString stream = rowStream(row);
+    const QString parameter = rowParameter(row);
+    // Asked once, when the menu opens: whether the parameter has an alarm listed now.
+    bool hasAlarm = false;
+    for (const events::Alarm& alarm : m_station.alarms())
+        hasAlarm |= alarm.source == events::AlarmSource::Parameter && alarm.parameter == parameter.toStdString()
+                    && alarm.stream == stream.toStdString();
+    QAction* show = menu->addAction(tr("Show alarm"), this,
+                                    [this, stream, parameter] { Q_EMIT showAlarmRequested(stream, parameter); });
+    show->setObjectName(QStringLiteral("showAlarmAction"));
+    show->setEnabled(hasAlarm);
+    if (!hasAlarm)
+        show->setToolTip(tr("%1 has no alarm listed").arg(parameter));
+    QAction* limits = menu->addAction(tr("Edit limits…"), this,
+                                      [this, parameter] { Q_EMIT editLimitsRequested(parameter); });
+    limits->setObjectName(QStringLiteral("editLimitsAction"));
+    menu->addSeparator();
+    menu->addAction(tr("Remove selected"), this, &ValueDisplay::removeSelected);
+    return menu;
 }
 
 bool ValueDisplay::isRefreshActive() const

@@ -3,6 +3,10 @@
 // added by qualified name (with completion over the whole mission database) for the stream chosen in
 // the combo, or dropped from a parameter browser; selected rows are removed with the button or Delete.
 //
+// A row's context menu: "Show alarm" (when its parameter has an alarm listed) and "Edit limits…",
+// asked of the main window (showAlarmRequested, editLimitsRequested), which owns the alarm list and the
+// session the limits change through.
+//
 // Polls the engine at 10 Hz while visible only: a hidden display (another tab, a minimised window)
 // reads nothing. Raw format (hex/decimal) and the stale timeout are kept in QSettings.
 #pragma once
@@ -14,6 +18,7 @@ class QComboBox;
 class QCompleter;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QTableView;
 class QTimer;
 class QToolButton;
@@ -50,6 +55,12 @@ public:
     // Seconds without a new value after which a row turns grey; remembered in the settings.
     void setStaleTimeout(double seconds);
 
+    // The context menu of a row (the caller owns it): Show alarm, Edit limits…, Remove selected.
+    [[nodiscard]] QMenu* rowMenu(int row, QWidget* parent);
+    // A row's stream and qualified parameter name.
+    [[nodiscard]] QString rowStream(int row) const;
+    [[nodiscard]] QString rowParameter(int row) const;
+
     [[nodiscard]] bool isRefreshActive() const;
     // Duration of the last refresh (reading and signalling, not painting), ms.
     [[nodiscard]] double lastRefreshMs() const noexcept { return m_lastRefreshMs; }
@@ -57,6 +68,12 @@ public:
 public Q_SLOTS:
     // What the timer does.
     void refresh();
+
+Q_SIGNALS:
+    // The operator wants the alarm of a row's parameter selected in the alarm list.
+    void showAlarmRequested(const QString& stream, const QString& parameter);
+    // The operator wants to edit a parameter's limits.
+    void editLimitsRequested(const QString& parameter);
 
 protected:
     void showEvent(QShowEvent* event) override;

@@ -1,9 +1,13 @@
 #include "ui/models/event_log_model.hpp"
 
+#include "ui/models/tones.hpp"
+#include "ui/text/number_format.hpp"
+
 #include <QApplication>
 #include <QBrush>
 #include <QColor>
 #include <QDateTime>
+#include <QFont>
 #include <QStringList>
 #include <QStyle>
 
@@ -12,9 +16,6 @@
 namespace telestation::ui {
 
 namespace {
-
-const QColor kWarningColor(0xa0, 0x62, 0x00);
-const QColor kErrorColor(0xc0, 0x39, 0x2b);
 
 QDateTime utc(std::int64_t ns)
 {
@@ -28,7 +29,38 @@ QString fromStd(const std::string& s)
     return QString::fromStdString(s);
 }
 
+QString fromStd(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+// The same event at the same time (the archive numbers events per station run, the session across runs).
+bool sameEvent(const events::Event& shown, const events::Event& archived)
+{
+    events::Event a = archived;
+    a.number = shown.number;
+    return a == shown;
+}
+
 } // namespace
+
+// In Column order.
+const std::array<EventLogModel::ColumnSpec, EventLogModel::ColumnCount> EventLogModel::kColumns = {{
+    {QT_TR_NOOP("Time (UTC)"), QT_TR_NOOP("When it happened"), [](const events::Event& e) { return displayTime(e.timeNs); }},
+    {QT_TR_NOOP("Severity"), QT_TR_NOOP("Info, warning, error or critical"),
+     [](const events::Event& e) { return severityName(e.severity); }},
+    {QT_TR_NOOP("Kind"), QT_TR_NOOP("What happened, in the archive's and the filters' words"),
+     [](const events::Event& e) { return fromStd(events::eventKindName(e.kind)); }},
+    {QT_TR_NOOP("Stream"), QT_TR_NOOP("The stream it concerns, or the station as a whole"),
+     [](const events::Event& e) { return e.stream.empty() ? tr("(station)") : fromStd(e.stream); }},
+    {QT_TR_NOOP("Packet type"), QT_TR_NOOP("The packet type it concerns, where one does"),
+     [](const events::Event& e) { return fromStd(e.packetType); }},
+    {QT_TR_NOOP("Parameter"), QT_TR_NOOP("The parameter of a limit, an alarm or a limit edit"),
+     [](const events::Event& e) { return fromStd(e.parameter); }},
+    {QT_TR_NOOP("Count"), QT_TR_NOOP("How many events of its kind and source the line stands for: a storm merged into one line"),
+     [](const events::Event& e) { return mergedText(e.count); }},
+    {QT_TR_NOOP("Event"), QT_TR_NOOP("What the operator reads"), [](const events::Event& e) { return fromStd(e.text); }},
+}};
 
 // ---- EventLogModel ----
 
@@ -71,8 +103,53 @@ void EventLogModel::append(std::span<const events::Event> events)
 
     const int row = static_cast<int>(m_events.size());
     beginInsertRows({}, row, row + static_cast<int>(count) - 1);
-    m_events.insert(m_events.end(), first, events.end());
+    for (auto it = first; it != events.end(); ++it)
+        m_events.push_back(Row{*it, std::nullopt});
     endInsertRows();
+}
+
+int EventLogModel::prependArchived(std::span<const events::ArchivedEvent> newestFirst)
+{
+    if (newestFirst.empty())
+        return 0;
+    // Rows shown at the page's times: the only ones a row of the page can repeat.
+    const std::int64_t oldest = newestFirst.back().event.timeNs;
+    const std::int64_t newest = newestFirst.front().event.timeNs;
+    std::vector<const events::Event*> near;
+    for (const Row& r : m_events)
+        if (r.event.timeNs >= oldest && r.event.timeNs <= newest)
+            near.push_back(&r.event);
+    std::vector<Row> added; // newest first, as the page
+    const std::size_t room = m_capacity - std::min(m_capacity, m_events.size());
+    for (const events::ArchivedEvent& a : newestFirst) {
+        if (added.size() == room)
+            break;
+        const bool shown = std::any_of(near.begin(), near.end(), [&](const events::Event* e) { return sameEvent(*e, a.event); });
+        if (!shown)
+            added.push_back(Row{a.event, a.position()});
+    }
+    if (added.empty())
+        return 0;
+    beginInsertRows({}, 0, static_cast<int>(added.size()) - 1);
+    for (Row& r : added) // newest first: each goes above the one before it
+        m_events.push_front(std::move(r));
+    endInsertRows();
+    return static_cast<int>(added.size());
+}
+
+std::optional<events::EventFilter::Position> EventLogModel::archivePosition(int row) const
+{
+    return m_events.at(static_cast<std::size_t>(row)).archived;
+}
+
+std::optional<std::int64_t> EventLogModel::earliestTimeNs() const
+{
+    if (m_events.empty())
+        return std::nullopt;
+    std::int64_t earliest = m_events.front().event.timeNs;
+    for (const Row& r : m_events)
+        earliest = std::min(earliest, r.event.timeNs);
+    return earliest;
 }
 
 void EventLogModel::clear()
@@ -85,7 +162,7 @@ void EventLogModel::clear()
 
 const events::Event& EventLogModel::event(int row) const
 {
-    return m_events.at(static_cast<std::size_t>(row));
+    return m_events.at(static_cast<std::size_t>(row)).event;
 }
 
 int EventLogModel::rowCount(const QModelIndex& parent) const
@@ -100,27 +177,32 @@ int EventLogModel::columnCount(const QModelIndex& parent) const
 
 QVariant EventLogModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() < 0 || index.row() >= rowCount())
+    if (!index.isValid() || index.row() < 0 || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
-    const events::Event& e = m_events[static_cast<std::size_t>(index.row())];
+    const events::Event& e = m_events[static_cast<std::size_t>(index.row())].event;
     switch (role) {
     case kEventSeverityRole: return static_cast<int>(e.severity);
     case kEventNumberRole: return QVariant::fromValue<qulonglong>(e.number);
     case kEventTimeRole: return QVariant::fromValue<qlonglong>(e.timeNs);
-    case Qt::DisplayRole:
+    case kEventKindRole: return static_cast<int>(e.kind);
+    case Qt::DisplayRole: return kColumns[static_cast<std::size_t>(index.column())].text(e);
+    case Qt::ToolTipRole:
         switch (index.column()) {
-        case Time: return displayTime(e.timeNs);
-        case Severity: return severityName(e.severity);
-        case Stream: return e.stream.empty() ? tr("(station)") : fromStd(e.stream);
-        case Text: return fromStd(e.text);
+        case Text: return fromStd(e.text); // long texts are cut off by the column: the tool tip has it all
+        case Time:
+            return m_events[static_cast<std::size_t>(index.row())].archived ? tr("Event %1 (from the archive)").arg(e.number)
+                                                                             : tr("Event %1").arg(e.number);
+        case Count:
+            if (e.count <= 1)
+                return {};
+            return e.amount > 0 ? tr("%1 events merged into this line (amount %2)").arg(countText(e.count), countText(e.amount))
+                                : tr("%1 events merged into this line").arg(countText(e.count));
+        case Kind:
+            return e.detail.empty() ? QVariant() : QVariant(fromStd(e.detail));
         default: return {};
         }
-    case Qt::ToolTipRole:
-        if (index.column() == Text) // long texts are cut off by the column: the tool tip has it all
-            return fromStd(e.text);
-        if (index.column() == Time)
-            return tr("Event %1").arg(e.number);
-        return {};
+    case Qt::TextAlignmentRole:
+        return index.column() == Count ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::DecorationRole: {
         if (index.column() != Severity || qApp == nullptr)
             return {};
@@ -135,25 +217,42 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
     }
     case Qt::ForegroundRole:
         if (e.severity == events::Severity::Warning)
-            return QBrush(kWarningColor);
+            return QBrush(tone::kWarningText);
         if (e.severity >= events::Severity::Error)
-            return QBrush(kErrorColor);
+            return QBrush(tone::kErrorText);
         return {};
+    case Qt::FontRole: {
+        if (e.severity != events::Severity::Critical)
+            return {};
+        QFont font;
+        font.setBold(true);
+        return font;
+    }
     default: return {};
     }
 }
 
 QVariant EventLogModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Time: return tr("Time (UTC)");
-    case Severity: return tr("Severity");
-    case Stream: return tr("Stream");
-    case Text: return tr("Event");
-    default: return {};
-    }
+    if (role == Qt::DisplayRole)
+        return tr(kColumns[static_cast<std::size_t>(section)].header);
+    if (role == Qt::ToolTipRole)
+        return columnHelp(section);
+    return QAbstractTableModel::headerData(section, orientation, role);
+}
+
+QString EventLogModel::columnHelp(int column)
+{
+    if (column < 0 || column >= ColumnCount)
+        return {};
+    return tr(kColumns[static_cast<std::size_t>(column)].help);
+}
+
+QString EventLogModel::mergedText(std::uint64_t count)
+{
+    return count > 1 ? QStringLiteral("×%1").arg(countText(count)) : QString();
 }
 
 QString EventLogModel::displayTime(std::int64_t ns)
@@ -191,6 +290,14 @@ void EventLogFilterModel::setMinimumSeverity(events::Severity severity)
     invalidateFilter();
 }
 
+void EventLogFilterModel::setKind(std::optional<events::EventKind> kind)
+{
+    if (kind == m_kind)
+        return;
+    m_kind = kind;
+    invalidateFilter();
+}
+
 void EventLogFilterModel::setSearchText(const QString& text)
 {
     if (text == m_search)
@@ -207,9 +314,12 @@ bool EventLogFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sou
     const int severity = source->data(source->index(sourceRow, EventLogModel::Time, sourceParent), kEventSeverityRole).toInt();
     if (severity < static_cast<int>(m_minimum))
         return false;
+    if (m_kind && source->data(source->index(sourceRow, EventLogModel::Time, sourceParent), kEventKindRole).toInt()
+                      != static_cast<int>(*m_kind))
+        return false;
     if (m_search.isEmpty())
         return true;
-    for (const int column : {EventLogModel::Stream, EventLogModel::Text}) {
+    for (const int column : {EventLogModel::Stream, EventLogModel::PacketType, EventLogModel::Parameter, EventLogModel::Text}) {
         const QString value = source->data(source->index(sourceRow, column, sourceParent)).toString();
         if (value.contains(m_search, Qt::CaseInsensitive))
             return true;

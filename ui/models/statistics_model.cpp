@@ -4,23 +4,15 @@
 #include "ui/text/number_format.hpp"
 #include "ui/widgets/queue_bar.hpp"
 
-#include <QBrush>
-#include <QColor>
 #include <QDateTime>
 #include <QFont>
 
 #include <algorithm>
 #include <cstddef>
-#include <string_view>
-#include <unordered_map>
-#include <unordered_set>
 
 namespace telestation::ui {
 
 namespace {
-
-const QColor kLossColor(0xc0, 0x39, 0x2b);
-const QColor kNoticeColor(0xa0, 0x62, 0x00);
 
 QVariant countValue(std::uint64_t value)
 {
@@ -32,115 +24,13 @@ QVariant levelValue(const stats::QueueStats& q)
     return QVariant::fromValue(QueueLevel{q.depth, q.capacity, q.warningThreshold, q.highWater});
 }
 
-double fillFraction(const QueueLevel& q)
-{
-    return q.capacity > 0 ? static_cast<double>(std::min(q.depth, q.capacity)) / static_cast<double>(q.capacity) : 0.0;
-}
-
-QVariant fillData(const QueueLevel& q, int role)
-{
-    if (role == kQueueLevelRole)
-        return QVariant::fromValue(q);
-    if (role == kStatisticsValueRole)
-        return fillFraction(q);
-    if (role == Qt::DisplayRole) // the delegate paints a bar instead; this is for copies and screen readers
-        return QStringLiteral("%1%").arg(qRound(fillFraction(q) * 100));
-    return {};
-}
-
 QString utcTime(std::int64_t ns)
 {
     return QDateTime::fromMSecsSinceEpoch(ns / 1'000'000, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz 'UTC'"));
 }
 
-// What is needed to bring a list of rows keyed `before` to `after` with row removals and inserts only.
-struct SyncPlan {
-    bool reorder = false;        // kept rows changed order (or keys repeat): reset instead
-    std::vector<int> removals;   // rows of `before`, descending
-    std::vector<int> insertions; // rows of `after`, ascending
-};
-
-SyncPlan planSync(const std::vector<std::string>& before, const std::vector<std::string>& after)
-{
-    SyncPlan plan;
-    std::unordered_map<std::string_view, int> position;
-    for (std::size_t i = 0; i < after.size(); ++i) {
-        if (!position.emplace(after[i], static_cast<int>(i)).second) {
-            plan.reorder = true;
-            return plan;
-        }
-    }
-    std::unordered_set<int> kept;
-    int last = -1;
-    for (std::size_t i = 0; i < before.size(); ++i) {
-        const auto it = position.find(before[i]);
-        if (it == position.end()) {
-            plan.removals.push_back(static_cast<int>(i));
-            continue;
-        }
-        if (it->second <= last) {
-            plan.reorder = true;
-            return plan;
-        }
-        last = it->second;
-        kept.insert(it->second);
-    }
-    std::reverse(plan.removals.begin(), plan.removals.end());
-    for (std::size_t i = 0; i < after.size(); ++i)
-        if (!kept.contains(static_cast<int>(i)))
-            plan.insertions.push_back(static_cast<int>(i));
-    return plan;
-}
-
-template <typename Row> std::vector<std::string> keysOf(const std::vector<Row>& rows)
-{
-    std::vector<std::string> keys;
-    keys.reserve(rows.size());
-    for (const Row& row : rows)
-        keys.push_back(row.key);
-    return keys;
-}
-
-QVariant alignment(bool number)
-{
-    return number ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-}
-
-// ---- column descriptors ----
-
-QVariant formatted(CellFormat format, const QVariant& value)
-{
-    switch (format) {
-    case CellFormat::Count: return countText(value.toULongLong());
-    case CellFormat::Rate: return compactText(value.toDouble());
-    default: return value;
-    }
-}
-
-// A cell of `column` in `row` for every role but the tool tip (the models add their own details).
-template <typename Row> QVariant cellData(const StatisticsColumn<Row>& column, const Row& row, int role)
-{
-    if (role == Qt::TextAlignmentRole)
-        return alignment(column.format != CellFormat::Text);
-    if (column.format == CellFormat::Fill)
-        return fillData(column.value(row).template value<QueueLevel>(), role);
-    switch (role) {
-    case kStatisticsValueRole: return column.value(row);
-    case Qt::DisplayRole: return column.text ? QVariant(column.text(row)) : formatted(column.format, column.value(row));
-    case Qt::ForegroundRole: {
-        if (column.tone == CellTone::Plain)
-            return {};
-        const bool flagged = column.flagged ? column.flagged(row) : column.value(row).toULongLong() > 0;
-        if (!flagged)
-            return {};
-        return QBrush(column.tone == CellTone::Loss ? kLossColor : kNoticeColor);
-    }
-    default: return {};
-    }
-}
-
 template <typename Model, typename Row, std::size_t N>
-QString columnHelpOf(const std::array<StatisticsColumn<Row>, N>& columns, int column)
+QString columnHelpOf(const std::array<TableColumn<Row>, N>& columns, int column)
 {
     if (column < 0 || column >= static_cast<int>(N))
         return {};
@@ -149,7 +39,7 @@ QString columnHelpOf(const std::array<StatisticsColumn<Row>, N>& columns, int co
 
 // headerData() of a model: the column's header text and, as its tool tip, its help.
 template <typename Model, typename Row, std::size_t N>
-QVariant headerDataOf(const std::array<StatisticsColumn<Row>, N>& columns, int section, Qt::Orientation orientation,
+QVariant headerDataOf(const std::array<TableColumn<Row>, N>& columns, int section, Qt::Orientation orientation,
                       int role)
 {
     if (orientation != Qt::Horizontal)
@@ -200,7 +90,7 @@ QString typeSettingsText(const stats::PacketTypeStats& t)
 // ---- StreamStatisticsModel ----------------------------------------------------------------------------
 
 // In Column order. Name and State are written by data() itself (streams and packet types differ).
-const std::array<StatisticsColumn<StreamStatisticsModel::Numbers>, StreamStatisticsModel::ColumnCount>
+const std::array<TableColumn<StreamStatisticsModel::Numbers>, StreamStatisticsModel::ColumnCount>
     StreamStatisticsModel::kColumns = {{
         {QT_TR_NOOP("Stream / packet type"),
          QT_TR_NOOP("The stream, and under it each packet type (APID [/ secondary id]) received or configured on it"),
@@ -304,7 +194,7 @@ void StreamStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot,
     keys.reserve(snapshot.streams.size());
     for (const auto& s : snapshot.streams)
         keys.push_back(s.name);
-    const SyncPlan plan = planSync(keysOf(m_streams), keys);
+    const detail::SyncPlan plan = detail::planSync(detail::keysOf(m_streams), keys);
 
     if (plan.reorder) {
         beginResetModel();
@@ -365,7 +255,7 @@ void StreamStatisticsModel::syncTypes(int streamRow, std::vector<stats::PacketTy
     keys.reserve(types.size());
     for (const auto& t : types)
         keys.push_back(stats::packetTypeKey(t));
-    const SyncPlan plan = planSync(keysOf(stream.types), keys);
+    const detail::SyncPlan plan = detail::planSync(detail::keysOf(stream.types), keys);
     if (plan.reorder) {
         // Packet types keep the station's table order, so this is not expected; rebuild the children.
         if (!stream.types.empty()) {
@@ -478,7 +368,7 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
         return {};
     const int column = index.column();
     if (role == Qt::TextAlignmentRole)
-        return alignment(kColumns[static_cast<std::size_t>(column)].format != CellFormat::Text);
+        return detail::cellAlignment(kColumns[static_cast<std::size_t>(column)].format != CellFormat::Text);
 
     if (index.internalId() == 0) {
         if (index.row() >= static_cast<int>(m_streams.size()))
@@ -489,7 +379,7 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
             const QString text = column == Name ? QString::fromStdString(s.name)
                                  : s.state.empty() ? (s.running ? tr("running") : tr("stopped"))
                                                    : QString::fromStdString(s.state);
-            if (role == Qt::DisplayRole || role == kStatisticsValueRole) {
+            if (role == Qt::DisplayRole || role == kCellValueRole) {
                 if (column == State && role == Qt::DisplayRole && s.progress >= 0)
                     return tr("%1 (%2%)").arg(text).arg(qRound(s.progress * 100));
                 return text;
@@ -533,7 +423,7 @@ QVariant StreamStatisticsModel::data(const QModelIndex& index, int role) const
     const TypeRow& row = stream.types[static_cast<std::size_t>(index.row())];
     const stats::PacketTypeStats& t = row.stats;
     if (column == Name || column == State) {
-        if (role == kStatisticsValueRole)
+        if (role == kCellValueRole)
             return column == Name ? QString::fromStdString(t.name) : QString::fromStdString(t.mode);
         if (role == Qt::DisplayRole)
             return column == Name ? typeLabel(t) : typeSettingsText(t);
@@ -565,105 +455,15 @@ QVariant StreamStatisticsModel::headerData(int section, Qt::Orientation orientat
     if (orientation == Qt::Horizontal && role == Qt::TextAlignmentRole) {
         const bool number = section >= 0 && section < ColumnCount
                             && kColumns[static_cast<std::size_t>(section)].format != CellFormat::Text;
-        return alignment(number);
+        return detail::cellAlignment(number);
     }
     return headerDataOf<StreamStatisticsModel>(kColumns, section, orientation, role);
 }
 
-// ---- KeyedTableModel ----------------------------------------------------------------------------------
-
-template <typename Row> void KeyedTableModel::syncRows(std::vector<Row>& rows, std::vector<Row> next)
-{
-    const SyncPlan plan = planSync(keysOf(rows), keysOf(next));
-    if (plan.reorder) {
-        beginResetModel();
-        rows = std::move(next);
-        endResetModel();
-        return;
-    }
-    for (const int r : plan.removals) {
-        beginRemoveRows({}, r, r);
-        rows.erase(rows.begin() + r);
-        endRemoveRows();
-    }
-    for (const int r : plan.insertions) {
-        beginInsertRows({}, r, r);
-        rows.insert(rows.begin() + r, next[static_cast<std::size_t>(r)]);
-        endInsertRows();
-    }
-    int first = -1;
-    int last = -1;
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        if (rows[i] == next[i])
-            continue;
-        rows[i] = std::move(next[i]);
-        if (first < 0)
-            first = static_cast<int>(i);
-        last = static_cast<int>(i);
-    }
-    if (first >= 0)
-        Q_EMIT dataChanged(index(first, 0), index(last, columnCount() - 1));
-}
-
-template <typename Row>
-ColumnTableModel<Row>::ColumnTableModel(const QMetaObject& model, std::span<const StatisticsColumn<Row>> columns,
-                                        QObject* parent)
-    : KeyedTableModel(parent), m_model(model), m_columns(columns)
-{
-}
-
-template <typename Row> int ColumnTableModel<Row>::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
-}
-
-template <typename Row> int ColumnTableModel<Row>::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
-}
-
-template <typename Row> QString ColumnTableModel<Row>::help(int column) const
-{
-    if (column < 0 || column >= columnCount())
-        return {};
-    return m_model.tr(m_columns[static_cast<std::size_t>(column)].help, nullptr);
-}
-
-template <typename Row> QString ColumnTableModel<Row>::cellToolTip(const Row&, int column) const
-{
-    return help(column);
-}
-
-template <typename Row> QVariant ColumnTableModel<Row>::data(const QModelIndex& index, int role) const
-{
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
-        return {};
-    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
-    if (role == Qt::ToolTipRole)
-        return cellToolTip(row, index.column());
-    return cellData(m_columns[static_cast<std::size_t>(index.column())], row, role);
-}
-
-template <typename Row>
-QVariant ColumnTableModel<Row>::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (orientation != Qt::Horizontal)
-        return {};
-    if (role == Qt::ToolTipRole)
-        return help(section);
-    if (role != Qt::DisplayRole || section < 0 || section >= columnCount())
-        return {};
-    return m_model.tr(m_columns[static_cast<std::size_t>(section)].header, nullptr);
-}
-
-template class ColumnTableModel<QueueStatisticsRow>;
-template class ColumnTableModel<ForwardStatisticsRow>;
-template class ColumnTableModel<ConsumerStatisticsRow>;
-
 // ---- QueueStatisticsModel -----------------------------------------------------------------------------
 
 // In Column order.
-const std::array<StatisticsColumn<QueueStatisticsModel::Row>, QueueStatisticsModel::ColumnCount>
+const std::array<TableColumn<QueueStatisticsModel::Row>, QueueStatisticsModel::ColumnCount>
     QueueStatisticsModel::kColumns = {{
         {QT_TR_NOOP("Stream"), QT_TR_NOOP("The stream the queue belongs to"), CellFormat::Text,
          [](const Row& r) -> QVariant { return QString::fromStdString(r.stream); }},
@@ -750,7 +550,7 @@ QString QueueStatisticsModel::cellToolTip(const Row& row, int column) const
 // ---- ForwardStatisticsModel ---------------------------------------------------------------------------
 
 // In Column order.
-const std::array<StatisticsColumn<ForwardStatisticsModel::Row>, ForwardStatisticsModel::ColumnCount>
+const std::array<TableColumn<ForwardStatisticsModel::Row>, ForwardStatisticsModel::ColumnCount>
     ForwardStatisticsModel::kColumns = {{
         {QT_TR_NOOP("Destination"),
          QT_TR_NOOP("Where packets are forwarded to, as configured (bytes exactly as received)"), CellFormat::Text,
@@ -797,7 +597,7 @@ void ForwardStatisticsModel::setSnapshot(const stats::StationSnapshot& snapshot)
 // ---- ConsumerStatisticsModel --------------------------------------------------------------------------
 
 // In Column order.
-const std::array<StatisticsColumn<ConsumerStatisticsModel::Row>, ConsumerStatisticsModel::ColumnCount>
+const std::array<TableColumn<ConsumerStatisticsModel::Row>, ConsumerStatisticsModel::ColumnCount>
     ConsumerStatisticsModel::kColumns = {{
         {QT_TR_NOOP("Consumer"), QT_TR_NOOP("The consumer's name, as it subscribed through the API"), CellFormat::Text,
          [](const Row& r) -> QVariant { return QString::fromStdString(r.stats.name); }},

@@ -4,11 +4,13 @@
 // dialog's timer; after the dialog's Reset, through stats::StatisticsBaseline) and update their rows
 // in place — dataChanged for changed rows, row inserts and removals only when a stream, packet type,
 // destination or consumer appears or vanishes — so that the views keep their selection, expansion and
-// scroll position. Each model describes its columns once, in a table of StatisticsColumn.
+// scroll position. Each model describes its columns once, in a table of TableColumn
+// (column_table_model.hpp).
 #pragma once
 
 #include "core/stats/snapshot.hpp"
 #include "core/stats/statistics_baseline.hpp"
+#include "ui/models/column_table_model.hpp"
 
 #include <QAbstractItemModel>
 #include <QAbstractTableModel>
@@ -23,33 +25,6 @@
 #include <vector>
 
 namespace telestation::ui {
-
-// Roles shared by the statistics models.
-// The unformatted value of a cell: qulonglong for counts, double for rates, QString for texts.
-inline constexpr int kStatisticsValueRole = Qt::UserRole + 1;
-// A QueueLevel (ui/widgets/queue_bar.hpp) for the cells QueueBarDelegate paints.
-inline constexpr int kQueueLevelRole = Qt::UserRole + 2;
-
-// How a statistics model's column is written, described once per column (the models' kColumns):
-// its header and tool tip, and how a row's cell is found and written.
-enum class CellFormat {
-    Text,  // a QString, shown as it is; left-aligned
-    Count, // qulonglong, shown exact with digit grouping
-    Rate,  // double, shown compact (97.1k)
-    Fill,  // a QueueLevel for the bar (kQueueLevelRole); depth / capacity as the value, "N%" as text
-};
-// The foreground of a cell that is `flagged`.
-enum class CellTone { Plain, Loss, Notice };
-
-template <typename Row> struct StatisticsColumn {
-    const char* header;                     // QT_TR_NOOP: translated by the model
-    const char* help;                       // the header's and the cells' tool tip (QT_TR_NOOP)
-    CellFormat format;
-    QVariant (*value)(const Row&);          // kStatisticsValueRole; Fill: the QueueLevel (kQueueLevelRole)
-    QString (*text)(const Row&) = nullptr;  // Qt::DisplayRole when not the formatted value
-    CellTone tone = CellTone::Plain;
-    bool (*flagged)(const Row&) = nullptr;  // when the tone applies; nullptr: a count above 0
-};
 
 // Streams (top-level rows) and their packet types (children), one column per counter and rate.
 class StreamStatisticsModel : public QAbstractItemModel {
@@ -115,7 +90,7 @@ private:
         }
     };
     // Name and State are written by data() (they differ between streams and packet types).
-    static const std::array<StatisticsColumn<Numbers>, ColumnCount> kColumns;
+    static const std::array<TableColumn<Numbers>, ColumnCount> kColumns;
     // What a number cell's tool tip adds to the column's help (empty: nothing).
     [[nodiscard]] static QString countsToolTip(const Numbers& numbers, int column);
 
@@ -140,16 +115,6 @@ private:
     quintptr m_nextId = 1;
 };
 
-// Base of the flat statistics tables: rows with a string key, brought up to date in place.
-class KeyedTableModel : public QAbstractTableModel {
-protected:
-    using QAbstractTableModel::QAbstractTableModel;
-    // Makes `rows` equal to `next` (Row: a `key` and operator==) with row removals and inserts for
-    // keys that vanished or appeared, and one dataChanged over the rows that changed; a model reset
-    // only if kept rows changed order.
-    template <typename Row> void syncRows(std::vector<Row>& rows, std::vector<Row> next);
-};
-
 // The rows of the flat tables (a `key` and operator== for KeyedTableModel::syncRows).
 struct ForwardStatisticsRow {
     std::string key;
@@ -160,30 +125,6 @@ struct ConsumerStatisticsRow {
     std::string key;
     stats::ConsumerStats stats;
     friend bool operator==(const ConsumerStatisticsRow&, const ConsumerStatisticsRow&) = default;
-};
-
-// A flat statistics table whose columns are described once (`columns`, translated in the context of
-// the model's class): rowCount, columnCount, data and headerData are written here, once, for all.
-template <typename Row> class ColumnTableModel : public KeyedTableModel {
-public:
-    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
-    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-protected:
-    ColumnTableModel(const QMetaObject& model, std::span<const StatisticsColumn<Row>> columns, QObject* parent);
-    // The operator's explanation of a column (header and cell tool tips).
-    [[nodiscard]] QString help(int column) const;
-    // A cell's tool tip: the column's help, unless the model has more to say.
-    [[nodiscard]] virtual QString cellToolTip(const Row& row, int column) const;
-    void setRows(std::vector<Row> rows) { syncRows(m_rows, std::move(rows)); }
-
-    std::vector<Row> m_rows;
-
-private:
-    const QMetaObject& m_model;
-    std::span<const StatisticsColumn<Row>> m_columns;
 };
 
 // Four rows per stream: its network, process, record and forward packet queues.
@@ -216,7 +157,7 @@ public:
 private:
     using Row = QueueStatisticsRow;
     [[nodiscard]] QString cellToolTip(const Row& row, int column) const override;
-    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
+    static const std::array<TableColumn<Row>, ColumnCount> kColumns;
 };
 
 // The forward destinations (shared by every stream): state and counts.
@@ -234,7 +175,7 @@ public:
 
 private:
     using Row = ForwardStatisticsRow;
-    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
+    static const std::array<TableColumn<Row>, ColumnCount> kColumns;
 };
 
 // The API consumers (packet and parameter subscriptions) with their queues.
@@ -253,7 +194,7 @@ public:
 
 private:
     using Row = ConsumerStatisticsRow;
-    static const std::array<StatisticsColumn<Row>, ColumnCount> kColumns;
+    static const std::array<TableColumn<Row>, ColumnCount> kColumns;
 };
 
 } // namespace telestation::ui

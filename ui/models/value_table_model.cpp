@@ -3,6 +3,8 @@
 #include "core/common/clock.hpp"
 #include "core/decode/decoded_value.hpp"
 #include "core/pipeline/station.hpp"
+#include "ui/models/tones.hpp"
+#include "ui/text/number_format.hpp"
 
 #include <QColor>
 #include <QDateTime>
@@ -17,21 +19,7 @@ namespace telestation::ui {
 
 namespace {
 
-// Pastel backgrounds with dark text: readable in light and dark themes alike.
-const QColor kNormalBackground(0xc8, 0xe6, 0xc9);
-const QColor kYellowBackground(0xff, 0xf1, 0x76);
-const QColor kRedBackground(0xef, 0x9a, 0x9a);
-const QColor kStaleBackground(0xd6, 0xd6, 0xd6);
-const QColor kColouredText(0x1a, 0x1a, 0x1a);
-const QColor kStaleText(0x80, 0x80, 0x80);
-
 constexpr double kNsPerSecond = 1e9;
-constexpr int kNumberPrecision = 10;
-
-QString number(double value)
-{
-    return QString::number(value, 'g', kNumberPrecision);
-}
 
 } // namespace
 
@@ -262,10 +250,10 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const
     case kRowStateRole: return static_cast<int>(stateOf(row));
     case Qt::BackgroundRole:
         switch (stateOf(row)) {
-        case RowState::Normal: return kNormalBackground;
-        case RowState::Yellow: return kYellowBackground;
-        case RowState::Red: return kRedBackground;
-        case RowState::Stale: return kStaleBackground;
+        case RowState::Normal: return tone::kNormalBackground;
+        case RowState::Yellow: return tone::kYellowBackground;
+        case RowState::Red: return tone::kRedBackground;
+        case RowState::Stale: return tone::kStaleBackground;
         case RowState::NoValue:
         case RowState::NoLimits: return {};
         }
@@ -274,8 +262,8 @@ QVariant ValueTableModel::data(const QModelIndex& index, int role) const
         switch (stateOf(row)) {
         case RowState::Normal:
         case RowState::Yellow:
-        case RowState::Red: return kColouredText;
-        case RowState::Stale: return kStaleText;
+        case RowState::Red: return tone::kColouredText;
+        case RowState::Stale: return tone::kMutedText;
         case RowState::NoValue:
         case RowState::NoLimits: return {};
         }
@@ -336,7 +324,7 @@ QVariant ValueTableModel::displayText(const Row& row, int column) const
         case mdb::DataType::SignedInt:
         case mdb::DataType::SignMagnitudeInt:
         case mdb::DataType::OnesComplementInt: return QString::number(v.converted.i);
-        case mdb::DataType::Float: return number(v.converted.f);
+        case mdb::DataType::Float: return valueText(v.converted.f);
         case mdb::DataType::String:
         case mdb::DataType::Bytes: return tr("%1 bytes").arg(v.converted.u);
         }
@@ -351,7 +339,7 @@ QVariant ValueTableModel::displayText(const Row& row, int column) const
         if (plan.isTime(info.indexInPacket) && std::isfinite(v.calibrated) && std::fabs(v.calibrated) < 1e13)
             return QDateTime::fromMSecsSinceEpoch(static_cast<qint64>(std::floor(v.calibrated * 1000)), QTimeZone::utc())
                 .toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz"));
-        return number(v.calibrated);
+        return valueText(v.calibrated);
     }
     case Limit: {
         if (!v.present)

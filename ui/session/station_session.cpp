@@ -32,6 +32,11 @@ bool accepted(const Status& status, QString* error)
     return false;
 }
 
+Error noStation()
+{
+    return Error{StationSession::tr("there is no station").toStdString(), {}};
+}
+
 // The mission database a profile names, resolved like loadProfileFile does for relative paths.
 QString databasePathFor(const config::StationProfile& profile, const QString& profilePath)
 {
@@ -179,6 +184,7 @@ void StationSession::replaceStation(std::unique_ptr<pipeline::Station> next)
 {
     m_station = std::move(next);
     m_stationSeen = 0;
+    m_alarmsBase = m_alarmsGiven + 1;
     m_snapshots.forget();
     if (m_station)
         m_profile = m_station->profile();
@@ -352,7 +358,7 @@ bool StationSession::pauseStream(const QString& name, bool paused, QString* erro
 bool StationSession::setPacketSettings(const QString& stream, const config::PacketSettings& settings, QString* error)
 {
     if (!m_station)
-        return accepted(Error{tr("there is no station").toStdString(), {}}, error);
+        return accepted(noStation(), error);
     if (!accepted(m_station->setPacketSettings(stream.toStdString(), settings), error))
         return false;
     liveChanged();
@@ -363,11 +369,100 @@ bool StationSession::setUnknownSettings(const QString& stream, config::Processin
                                         const std::vector<std::string>& forward, QString* error)
 {
     if (!m_station)
-        return accepted(Error{tr("there is no station").toStdString(), {}}, error);
+        return accepted(noStation(), error);
     if (!accepted(m_station->setUnknownSettings(stream.toStdString(), mode, record, forward), error))
         return false;
     liveChanged();
     return true;
+}
+
+// ---- Alarms and limits ----------------------------------------------------------------------------------
+
+std::vector<events::Alarm> StationSession::alarms() const
+{
+    return m_station ? m_station->alarms() : std::vector<events::Alarm>{};
+}
+
+events::AlarmCounts StationSession::alarmCounts() const
+{
+    return m_station ? m_station->alarmCounts() : events::AlarmCounts{};
+}
+
+std::uint64_t StationSession::alarmsVersion() const
+{
+    m_alarmsGiven = m_alarmsBase + (m_station ? m_station->alarmsVersion() : 0);
+    return m_alarmsGiven;
+}
+
+QString StationSession::userName()
+{
+    return text(events::localUserName());
+}
+
+bool StationSession::acknowledgeAlarm(std::uint64_t id, const QString& comment, QString* error)
+{
+    if (!m_station)
+        return accepted(noStation(), error);
+    return accepted(m_station->acknowledgeAlarm(id, events::localUserName(), comment.toStdString()), error);
+}
+
+void StationSession::acknowledgeAllAlarms(const QString& comment)
+{
+    if (m_station)
+        m_station->acknowledgeAllAlarms(events::localUserName(), comment.toStdString());
+}
+
+bool StationSession::shelveAlarm(std::uint64_t id, std::chrono::seconds duration, const QString& comment, QString* error)
+{
+    if (!m_station)
+        return accepted(noStation(), error);
+    return accepted(m_station->shelveAlarm(id, duration, events::localUserName(), comment.toStdString()), error);
+}
+
+bool StationSession::unshelveAlarm(std::uint64_t id, QString* error)
+{
+    if (!m_station)
+        return accepted(noStation(), error);
+    return accepted(m_station->unshelveAlarm(id, events::localUserName()), error);
+}
+
+Result<pipeline::EffectiveLimits> StationSession::limits(const QString& parameter) const
+{
+    if (!m_station)
+        return noStation();
+    return m_station->limits(parameter.toStdString());
+}
+
+Result<pipeline::EffectiveLimits> StationSession::missionLimits(const QString& parameter) const
+{
+    if (!m_station)
+        return noStation();
+    const auto& types = m_station->types();
+    const auto id = types.parameterId(parameter.toStdString());
+    if (!id)
+        return Error{tr("no parameter named %1 in the mission database").arg(parameter).toStdString(), {}};
+    return pipeline::effectiveLimits(types, *id, {}); // no operator's setting: the mission database's
+}
+
+bool StationSession::setLimits(const QString& parameter, const std::optional<config::LimitSetting>& setting,
+                               QString* error)
+{
+    if (!m_station)
+        return accepted(noStation(), error);
+    if (!accepted(m_station->setLimits(parameter.toStdString(), setting, events::localUserName()), error))
+        return false;
+    liveChanged();
+    return true;
+}
+
+QString StationSession::eventArchivePath() const
+{
+    return m_station ? text(m_station->eventArchivePath()) : QString();
+}
+
+QString StationSession::eventStorageError() const
+{
+    return m_station ? text(m_station->eventStorageError()) : QString();
 }
 
 void StationSession::liveChanged()

@@ -18,6 +18,10 @@
 //
 // The event log: events() merges the session's own notes with every station's events, numbered on
 // without restarting at a rebuild, so an event view keeps its place.
+//
+// Alarms and limits pass through to the station, every operator action in the local user's name
+// (events::localUserName(): the audit trail says who). A limit edit is a live change like a packet
+// setting: the profile carries the limits, so it is marked unsaved and saving keeps them.
 #pragma once
 
 #include "core/config/station_profile.hpp"
@@ -27,6 +31,8 @@
 
 #include <QObject>
 #include <QString>
+
+#include <chrono>
 
 #include <cstdint>
 #include <deque>
@@ -89,6 +95,32 @@ public:
 
     // Station events (renumbered) and the session's own, with number > after, oldest first.
     [[nodiscard]] std::vector<events::Event> events(std::uint64_t after);
+    // Alarms of the running station (none without one), most severe first, then the newest first.
+    [[nodiscard]] std::vector<events::Alarm> alarms() const;
+    [[nodiscard]] events::AlarmCounts alarmCounts() const;
+    // Moves with every change of alarms(), a new station included (whose own count starts again at 0).
+    [[nodiscard]] std::uint64_t alarmsVersion() const;
+    // Operator actions; false with the station's reason in `error` when it refuses (an alarm gone or
+    // already acknowledged, one not shelved).
+    bool acknowledgeAlarm(std::uint64_t id, const QString& comment, QString* error = nullptr);
+    void acknowledgeAllAlarms(const QString& comment);
+    bool shelveAlarm(std::uint64_t id, std::chrono::seconds duration, const QString& comment, QString* error = nullptr);
+    bool unshelveAlarm(std::uint64_t id, QString* error = nullptr);
+
+    // The limits in effect for a parameter (the operator's or the mission database's), and the mission
+    // database's own (what restoring brings back).
+    [[nodiscard]] Result<pipeline::EffectiveLimits> limits(const QString& parameter) const;
+    [[nodiscard]] Result<pipeline::EffectiveLimits> missionLimits(const QString& parameter) const;
+    // An operator's limits, live (pipeline::Station::setLimits; nullopt = the mission database's again);
+    // on success the profile has them and is unsaved, else `error` has the engine's reason.
+    bool setLimits(const QString& parameter, const std::optional<config::LimitSetting>& setting, QString* error = nullptr);
+
+    // The running station's event archive ("" when none) and its trouble ("" when fine).
+    [[nodiscard]] QString eventArchivePath() const;
+    [[nodiscard]] QString eventStorageError() const;
+    // Who operator actions are recorded as.
+    [[nodiscard]] static QString userName();
+
     // How long the last rebuild kept reception stopped (from stopping the old station to every stream
     // of the new one started), ms; -1 before any.
     [[nodiscard]] double lastRebuildPauseMs() const noexcept { return m_lastRebuildPauseMs; }
@@ -127,6 +159,9 @@ private:
     std::deque<events::Event> m_events;
     std::uint64_t m_nextEvent = 1;
     std::uint64_t m_stationSeen = 0; // the current station's last event number taken
+    // alarmsVersion() = base + the station's version; a new station's base is past every value given out.
+    std::uint64_t m_alarmsBase = 0;
+    mutable std::uint64_t m_alarmsGiven = 0;
     SnapshotFeed m_snapshots;
 };
 

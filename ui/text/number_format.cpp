@@ -16,4 +16,9 @@ QString compactText(double value)
     return QString::fromStdString(stats::formatCompact(value));
 }
 
+QString valueText(double value)
+{
+    return QString::number(value, 'g', 10);
+}
+
 } // namespace telestation::ui

@@ -1,4 +1,4 @@
-// How the GUI writes counts and rates for operators, in one place so that every view writes them the
+// How the GUI writes counts, rates and values for operators, in one place so that every view writes them the
 // same way: counts exact with the locale's digit grouping, rates compact as the headless status line
 // writes them (core/stats/status_line.hpp).
 #pragma once
@@ -13,5 +13,8 @@ namespace telestation::ui {
 [[nodiscard]] QString countText(std::uint64_t value);
 // Three significant digits with k/M/G… from 1000 on: "97.1k", "6.31M" (stats::formatCompact).
 [[nodiscard]] QString compactText(double value);
+// A measured value (converted, calibrated, a limit): up to ten significant digits, no grouping, so that
+// it reads back as typed ("182.5", "1e-06"; "nan" and "inf" as they are).
+[[nodiscard]] QString valueText(double value);
 
 } // namespace telestation::ui

@@ -1,5 +1,7 @@
 #include "ui/widgets/event_log_dock.hpp"
 
+#include "ui/dialogs/event_range_dialog.hpp"
+#include "ui/models/tones.hpp"
 #include "ui/text/number_format.hpp"
 
 #include <QComboBox>
@@ -21,7 +23,7 @@
 namespace telestation::ui {
 
 EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capacity)
-    : QDockWidget(tr("Event Log"), parent), m_source(std::move(source))
+    : QDockWidget(tr("Event Log"), parent), m_source(std::move(source)), m_capacity(capacity)
 {
     setObjectName(QStringLiteral("EventLogDock"));
 
@@ -40,17 +42,43 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     m_severity->addItem(tr("Critical only"));
     m_severity->setToolTip(tr("Show events of this severity or worse"));
 
+    m_kind = new QComboBox(content);
+    m_kind->setObjectName(QStringLiteral("eventKindFilter"));
+    m_kind->addItem(tr("All kinds"), -1);
+    for (int k = 0; k < events::kEventKindCount; ++k)
+        m_kind->addItem(QString::fromLatin1(events::eventKindName(static_cast<events::EventKind>(k))), k);
+    m_kind->setToolTip(tr("Show events of this kind only"));
+
     m_search = new QLineEdit(content);
     m_search->setObjectName(QStringLiteral("eventSearch"));
-    m_search->setPlaceholderText(tr("Search stream or text"));
+    m_search->setPlaceholderText(tr("Search stream, packet type, parameter or text"));
     m_search->setClearButtonEnabled(true);
 
     m_export = new QPushButton(tr("Export CSV…"), content);
     m_export->setObjectName(QStringLiteral("eventExport"));
     m_export->setToolTip(tr("Save the events shown (with the filters applied) as a CSV file"));
 
+    m_loadEarlier = new QPushButton(tr("Load earlier…"), content);
+    m_loadEarlier->setObjectName(QStringLiteral("eventLoadEarlier"));
+    m_loadEarlier->setToolTip(tr("Read the %1 events before the oldest shown from the event archive").arg(kHistoryPage));
+    m_rangeButton = new QPushButton(tr("Range…"), content);
+    m_rangeButton->setObjectName(QStringLiteral("eventRange"));
+    m_rangeButton->setToolTip(tr("Show the archive's events of a time range instead of the live log"));
+    m_live = new QPushButton(tr("Live"), content);
+    m_live->setObjectName(QStringLiteral("eventLive"));
+    m_live->setToolTip(tr("Back to the live log"));
+    m_live->hide();
+    m_exportRange = new QPushButton(tr("Export range…"), content);
+    m_exportRange->setObjectName(QStringLiteral("eventExportRange"));
+    m_exportRange->setToolTip(tr("Save the archive's events of a time range as a CSV file (every column)"));
+
     m_status = new QLabel(content);
     m_status->setObjectName(QStringLiteral("eventStatus"));
+    m_archiveStatus = new QLabel(content);
+    m_archiveStatus->setObjectName(QStringLiteral("eventArchiveStatus"));
+    m_archiveStatus->setWordWrap(true);
+    m_archiveStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_archiveStatus->hide();
 
     m_view = new QTableView(content);
     m_view->setObjectName(QStringLiteral("eventView"));
@@ -67,19 +95,34 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     header->setHighlightSections(false);
     header->setStretchLastSection(true);
     const QFontMetrics fm = m_view->fontMetrics();
-    header->resizeSection(EventLogModel::Time, fm.horizontalAdvance(QStringLiteral("8888-88-88 88:88:88.888")) + 16);
+    QFont bold = m_view->font(); // critical events are written in bold
+    bold.setBold(true);
+    header->resizeSection(EventLogModel::Time, QFontMetrics(bold).horizontalAdvance(QStringLiteral("8888-88-88 88:88:88.888")) + 16);
     header->resizeSection(EventLogModel::Severity, fm.horizontalAdvance(QStringLiteral("Warning")) + 40);
+    header->resizeSection(EventLogModel::Kind, fm.horizontalAdvance(QStringLiteral("queueWarningCleared")) + 16);
     header->resizeSection(EventLogModel::Stream, fm.horizontalAdvance(QStringLiteral("(station)")) + 40);
+    header->resizeSection(EventLogModel::PacketType, fm.horizontalAdvance(QStringLiteral("Packet type__")) + 16);
+    header->resizeSection(EventLogModel::Parameter, fm.horizontalAdvance(QStringLiteral("Packet5.COOLANT_FLOW_RATE")) + 16);
+    header->resizeSection(EventLogModel::Count, fm.horizontalAdvance(QStringLiteral("×88,888")) + 16);
 
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_severity);
+    bar->addWidget(m_kind);
     bar->addWidget(m_search, 1);
+    bar->addWidget(m_loadEarlier);
+    bar->addWidget(m_rangeButton);
+    bar->addWidget(m_live);
     bar->addWidget(m_export);
+    bar->addWidget(m_exportRange);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
-    layout->addWidget(m_status);
+    auto* statusBar = new QHBoxLayout;
+    statusBar->setSpacing(24);
+    statusBar->addWidget(m_status);
+    statusBar->addWidget(m_archiveStatus, 1);
+    layout->addLayout(statusBar);
     setWidget(content);
 
     connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -93,10 +136,20 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
         m_filter->setSearchText(text);
         updateStatus();
     });
+    connect(m_kind, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const int kind = m_kind->itemData(index).toInt();
+        m_filter->setKind(kind < 0 ? std::nullopt : std::optional(static_cast<events::EventKind>(kind)));
+        updateStatus();
+    });
     connect(m_export, &QPushButton::clicked, this, &EventLogDock::exportWithDialog);
+    connect(m_loadEarlier, &QPushButton::clicked, this, &EventLogDock::loadEarlier);
+    connect(m_rangeButton, &QPushButton::clicked, this, &EventLogDock::rangeWithDialog);
+    connect(m_live, &QPushButton::clicked, this, &EventLogDock::showLive);
+    connect(m_exportRange, &QPushButton::clicked, this, &EventLogDock::exportRangeWithDialog);
 
     m_timer.setInterval(kPollInterval);
     connect(&m_timer, &QTimer::timeout, this, &EventLogDock::poll);
+    setArchive({});
     updateStatus();
 }
 
@@ -105,17 +158,186 @@ EventLogDock::~EventLogDock() = default;
 void EventLogDock::poll()
 {
     ++m_polls;
+    updateArchiveStatus();
     if (!m_source)
         return;
     const std::vector<events::Event> events = m_source(m_model->lastNumber());
     if (events.empty())
         return;
     // Decide before the rows arrive: afterwards the view's range has grown and we would look scrolled up.
-    const bool follow = followsNewest();
+    const bool follow = !m_range && followsNewest();
     m_model->append(events);
     if (follow)
         m_view->scrollToBottom();
     updateStatus();
+}
+
+void EventLogDock::setKindFilter(std::optional<events::EventKind> kind)
+{
+    m_kind->setCurrentIndex(kind ? static_cast<int>(*kind) + 1 : 0);
+}
+
+void EventLogDock::setArchive(Archive archive)
+{
+    m_archive = std::move(archive);
+    updateArchiveStatus();
+}
+
+bool EventLogDock::loadEarlier()
+{
+    if (!m_range)
+        poll(); // the newest live events first: the history goes above what the live log has
+    EventLogModel* target = shownModel();
+    events::EventFilter filter;
+    filter.newestFirst = true;
+    filter.limit = kHistoryPage;
+    if (m_range) {
+        filter.fromNs = m_range->first;
+        filter.toNs = m_range->second;
+    }
+    if (target->rowCount() > 0) {
+        if (const auto position = target->archivePosition(0))
+            filter.after = position; // the archive's order: exact across rows of one timestamp
+        else // live rows: up to and including the earliest one's time; prependArchived leaves out repeats
+            filter.toNs = std::min(filter.toNs, *target->earliestTimeNs() + 1);
+    }
+    auto page = readArchivePage(m_archive.path ? m_archive.path() : QString(), filter);
+    if (!page) {
+        setHistoryNote(tr("The event archive cannot be read: %1").arg(QString::fromStdString(page.error().message)), true);
+        return false;
+    }
+    const int added = target->prependArchived(*page);
+    const QString count = countText(static_cast<std::uint64_t>(added));
+    const bool complete = page->size() < filter.limit;
+    QString note;
+    if (m_range && target->rowCount() == added) // the range's first page: its newest events
+        note = complete ? tr("All %1 events of the range").arg(count)
+                        : tr("The range's newest %1 events; Load earlier… for more").arg(count);
+    else if (added == 0 && !complete && target->rowCount() >= static_cast<int>(target->capacity()))
+        note = tr("The log is full (%1 rows): use Range… to look further back").arg(countText(target->capacity()));
+    else
+        note = (added == 1 ? tr("1 earlier event loaded from the archive") : tr("%1 earlier events loaded from the archive").arg(count))
+               + (!complete ? QString() : m_range ? tr("; that is the whole range") : tr("; that is all the archive has"));
+    setHistoryNote(note + QLatin1Char('.'), false);
+    if (added > 0)
+        m_view->scrollToTop(); // what was asked for
+    updateStatus();
+    return true;
+}
+
+bool EventLogDock::showRange(std::int64_t fromNs, std::int64_t toNs)
+{
+    auto* next = new EventLogModel(m_capacity, this);
+    const auto previous = m_range;
+    EventLogModel* previousModel = m_rangeModel;
+    m_range = {fromNs, toNs};
+    m_rangeModel = next;
+    if (!loadEarlier()) {
+        m_range = previous;
+        m_rangeModel = previousModel;
+        delete next;
+        return false;
+    }
+    m_filter->setSourceModel(next);
+    delete previousModel;
+    m_live->show();
+    setWindowTitle(tr("Event Log (archive)"));
+    m_view->scrollToBottom();
+    updateStatus();
+    return true;
+}
+
+void EventLogDock::showLive()
+{
+    if (!m_range)
+        return;
+    m_filter->setSourceModel(m_model);
+    m_range.reset();
+    delete m_rangeModel;
+    m_rangeModel = nullptr;
+    m_live->hide();
+    setWindowTitle(tr("Event Log"));
+    setHistoryNote({}, false);
+    m_view->scrollToBottom();
+    updateStatus();
+}
+
+EventRangeExport* EventLogDock::exportRange(const QString& path, std::int64_t fromNs, std::int64_t toNs)
+{
+    if (m_rangeExport) {
+        setHistoryNote(tr("An export is running already."), true);
+        return nullptr;
+    }
+    auto* job = new EventRangeExport(m_archive.path ? m_archive.path() : QString(), fromNs, toNs, path, this);
+    m_rangeExport = job;
+    m_exportRange->setEnabled(false);
+    connect(job, &EventRangeExport::progress, this, [this](std::uint64_t written) {
+        setHistoryNote(tr("Exporting… %1 events written").arg(countText(written)), false);
+    });
+    connect(job, &EventRangeExport::done, this, [this, job](bool ok, const QString& error) {
+        m_rangeExport = nullptr;
+        updateArchiveStatus();
+        if (ok)
+            setHistoryNote(tr("%1 events exported to %2.").arg(countText(job->written()), job->csvPath()), false);
+        else
+            setHistoryNote(tr("Export failed: %1").arg(error), true);
+        job->deleteLater();
+    });
+    setHistoryNote(tr("Exporting…"), false);
+    job->start(); // may be done at once (an archive that cannot be opened): then deleted later
+    return job;
+}
+
+void EventLogDock::rangeWithDialog()
+{
+    EventRangeDialog dialog(tr("Show events of a time range"), this);
+    if (m_range)
+        dialog.setRange(m_range->first, m_range->second);
+    if (dialog.exec() == QDialog::Accepted)
+        showRange(dialog.fromNs(), dialog.toNs());
+}
+
+void EventLogDock::exportRangeWithDialog()
+{
+    EventRangeDialog dialog(tr("Export events of a time range"), this);
+    if (m_range)
+        dialog.setRange(m_range->first, m_range->second);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Events"), QStringLiteral("events-range.csv"),
+                                                      tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        exportRange(path, dialog.fromNs(), dialog.toNs());
+}
+
+void EventLogDock::setHistoryNote(const QString& text, bool error)
+{
+    m_historyNote = text;
+    m_historyNoteIsError = error;
+    updateArchiveStatus();
+}
+
+void EventLogDock::updateArchiveStatus()
+{
+    // The archive's trouble first: events are kept in memory meanwhile, but nothing is stored.
+    const QString trouble = m_archive.trouble ? m_archive.trouble() : QString();
+    const bool hasArchive = m_archive.path && !m_archive.path().isEmpty();
+    m_loadEarlier->setEnabled(hasArchive);
+    m_rangeButton->setEnabled(hasArchive);
+    m_exportRange->setEnabled(hasArchive && !m_rangeExport);
+    const bool error = !trouble.isEmpty() || m_historyNoteIsError;
+    const QString text = trouble.isEmpty() ? m_historyNote : tr("Event archive: %1").arg(trouble);
+    if (text == m_archiveStatus->text() && error == m_archiveStatusIsError)
+        return; // four times a second: nothing to repaint
+    m_archiveStatusIsError = error;
+    m_archiveStatus->setText(text);
+    m_archiveStatus->setVisible(!text.isEmpty());
+    tone::setTextColour(m_archiveStatus, error ? tone::kErrorText : palette().color(QPalette::WindowText));
+}
+
+QString EventLogDock::archiveStatusText() const
+{
+    return m_archiveStatus->text();
 }
 
 void EventLogDock::setSeverityFilter(SeverityFilter filter)
@@ -151,9 +373,10 @@ bool EventLogDock::exportCsv(const QString& path, QString* error) const
         return fail(tr("cannot write %1: %2").arg(path, file.errorString()));
     const QByteArray crlf("\r\n");
     file.write(csvHeader().toUtf8() + crlf);
+    const EventLogModel* shown = shownModel();
     for (int row = 0; row < m_filter->rowCount(); ++row) {
         const int sourceRow = m_filter->mapToSource(m_filter->index(row, 0)).row();
-        file.write(csvRecord(m_model->event(sourceRow)).toUtf8() + crlf);
+        file.write(csvRecord(shown->event(sourceRow)).toUtf8() + crlf);
     }
     if (!file.commit())
         return fail(tr("cannot write %1: %2").arg(path, file.errorString()));
@@ -175,7 +398,13 @@ void EventLogDock::updateStatus()
 {
     const QLocale locale;
     QString text = tr("%1 of %2 events shown")
-                       .arg(locale.toString(m_filter->rowCount()), locale.toString(m_model->rowCount()));
+                       .arg(locale.toString(m_filter->rowCount()), locale.toString(shownModel()->rowCount()));
+    if (m_range) {
+        m_status->setText(text + tr(" from the archive, %1 to %2 UTC")
+                                     .arg(EventLogModel::displayTime(m_range->first).left(19),
+                                          EventLogModel::displayTime(m_range->second).left(19)));
+        return;
+    }
     if (m_model->droppedCount() > 0)
         text += tr("; %1 oldest removed (the log keeps %2)")
                     .arg(countText(m_model->droppedCount()), countText(m_model->capacity()));

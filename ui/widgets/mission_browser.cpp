@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QToolButton>
@@ -95,6 +96,13 @@ MissionBrowser::MissionBrowser(QWidget* parent) : QWidget(parent)
     m_view->setDefaultDropAction(Qt::CopyAction);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->installEventFilter(this);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QTreeView::customContextMenuRequested, this, [this](const QPoint& at) {
+        if (QMenu* menu = contextMenu(m_view->indexAt(at), this)) {
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->popup(m_view->viewport()->mapToGlobal(at));
+        }
+    });
     QHeaderView* header = m_view->header();
     header->setStretchLastSection(true);
     const QFontMetrics fm = m_view->fontMetrics();
@@ -188,6 +196,19 @@ QStringList MissionBrowser::selectedQualifiedNames() const
     for (const QModelIndex& index : filter->parameterRows(m_view->selectionModel()->selectedRows(0)))
         rows << m_filter->mapToSource(index);
     return m_model->qualifiedNames(rows);
+}
+
+QMenu* MissionBrowser::contextMenu(const QModelIndex& viewIndex, QWidget* parent)
+{
+    const QModelIndex source = m_filter->mapToSource(viewIndex);
+    if (!m_limitsEditable || m_model->parameter(source) == nullptr)
+        return nullptr;
+    const QString name = source.siblingAtColumn(0).data(MissionTreeModel::kQualifiedNameRole).toString();
+    auto* menu = new QMenu(parent);
+    QAction* limits = menu->addAction(tr("Edit limits…"), this, [this, name] { Q_EMIT editLimitsRequested(name); });
+    limits->setObjectName(QStringLiteral("editLimitsAction"));
+    limits->setToolTip(tr("Change %1's limits on the running station (kept in the profile when it is saved)").arg(name));
+    return menu;
 }
 
 void MissionBrowser::setDefinitionFileButtonVisible(bool visible)

@@ -3,6 +3,9 @@
 // line. Parameters are dragged from it into value displays and plots (a packet drags all of its
 // parameters); double click or Enter asks for them to be shown (parametersActivated).
 //
+// A parameter's context menu offers "Edit limits…" (editLimitsRequested: the main window opens the
+// dialog on the running station), unless the browser shows a file's result (setLimitsEditable(false)).
+//
 // "Open definition file…" checks a text definition file (*.tdef) without loading it into the station:
 // DefinitionFileDialog lists its errors and warnings by line, or shows what it defines.
 //
@@ -18,6 +21,7 @@
 
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QSortFilterProxyModel;
 class QToolButton;
 class QTreeView;
@@ -53,6 +57,11 @@ public:
     // "Open definition file…" is hidden where the browser shows a file's result itself.
     void setDefinitionFileButtonVisible(bool visible);
 
+    // Whether a parameter's context menu offers "Edit limits…" (default: yes).
+    void setLimitsEditable(bool editable) noexcept { m_limitsEditable = editable; }
+    // The context menu of a row (the caller owns it); nullptr where there is nothing to offer.
+    [[nodiscard]] QMenu* contextMenu(const QModelIndex& viewIndex, QWidget* parent);
+
     [[nodiscard]] QString summaryText() const;
     [[nodiscard]] MissionTreeModel* model() const noexcept { return m_model; }
     [[nodiscard]] QSortFilterProxyModel* filterModel() const noexcept { return m_filter; }
@@ -68,6 +77,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     // Double click on a parameter, or Enter on the selection: the operator wants these shown.
     void parametersActivated(const QStringList& qualifiedNames);
+    // "Edit limits…" on a parameter.
+    void editLimitsRequested(const QString& qualifiedName);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -85,6 +96,7 @@ private:
     QLabel* m_summary = nullptr;
     QString m_source;
     QPointer<DefinitionFileDialog> m_dialog;
+    bool m_limitsEditable = true;
 };
 
 } // namespace telestation::ui

@@ -3,6 +3,7 @@
 #include "core/config/station_profile.hpp"
 #include "ui/dialogs/forward_editor_dialog.hpp"
 #include "ui/models/packet_settings_model.hpp"
+#include "ui/models/tones.hpp"
 #include "ui/session/station_session.hpp"
 
 #include <QComboBox>
@@ -85,9 +86,7 @@ PacketTable::PacketTable(StationSession& session, QWidget* parent) : QWidget(par
     m_message->setObjectName(QStringLiteral("messageLabel"));
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QPalette palette = m_message->palette();
-    palette.setColor(QPalette::WindowText, QColor(0xc0, 0x39, 0x2b));
-    m_message->setPalette(palette);
+    tone::setTextColour(m_message, tone::kErrorText);
     m_closeMessage = new QPushButton(tr("Close"), m_messageBar);
     m_closeMessage->setObjectName(QStringLiteral("closeMessageButton"));
     auto* messageLayout = new QHBoxLayout(m_messageBar);
