@@ -397,11 +397,13 @@ private Q_SLOTS:
         for (const QString& directory : { empty, missing }) {
             QSignalSpy listed(browser.model(), &RecordingsModel::listed);
             browser.setRecordingDirectory(directory);
-            QTRY_COMPARE(listed.count(), 1);
+            // At least once: the browser's 5 s listing timer may list again on a loaded machine.
+            QTRY_VERIFY(listed.count() >= 1);
             QCOMPARE(browser.listMessage(), QStringLiteral("No recordings in %1").arg(directory));
             QCOMPARE(browser.model()->rowCount(), 0);
+            const auto before = listed.count();
             QTest::mouseClick(browser.refreshButton(), Qt::LeftButton);
-            QTRY_COMPARE(listed.count(), 2);
+            QTRY_VERIFY(listed.count() > before);
         }
         QVERIFY(entries(empty).isEmpty());
         QVERIFY(!QFileInfo::exists(missing));
