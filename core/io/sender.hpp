@@ -62,6 +62,9 @@ public:
     // A short human-readable state: "sending", "connecting to 127.0.0.1:5000", "listening on [::]:5000
     // (2 clients)", "error: connection refused (retry in 400 ms)".
     [[nodiscard]] virtual std::string state() const = 0;
+    // Changes whenever state() would read differently (a text that counts down changes on every call):
+    // a caller that shows the state asks state(), which allocates, only when this moved.
+    [[nodiscard]] virtual std::uint64_t stateVersion() const = 0;
     [[nodiscard]] virtual std::uint16_t localPort() const = 0;   // the bound port (tcp-listen), else 0
     [[nodiscard]] const SenderStats& stats() const noexcept { return m_stats; }
     [[nodiscard]] const Endpoint& endpoint() const noexcept { return m_endpoint; }

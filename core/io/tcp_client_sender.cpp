@@ -79,6 +79,15 @@ public:
         return text;
     }
 
+    // Connected: the text moves with each connection and with the peer keeping up or not. Otherwise it
+    // counts down to the next attempt, so it is new on every call.
+    [[nodiscard]] std::uint64_t stateVersion() const override
+    {
+        if (!m_connector.connected())
+            return ++m_idleVersion;
+        return m_stats.connects * 2 + (m_behind ? 1 : 0);
+    }
+
     [[nodiscard]] std::uint16_t localPort() const override { return 0; }
 
 private:
@@ -163,6 +172,7 @@ private:
     TcpConnector m_connector;
     int m_lastLoggedError = 0; // a repeated connect failure is logged once
     bool m_behind = false;
+    mutable std::uint64_t m_idleVersion = std::uint64_t{1} << 63; // apart from the connected versions
     StreamWriter m_writer;
 };
 

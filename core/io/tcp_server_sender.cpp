@@ -87,6 +87,8 @@ public:
         return "listening on " + m_listener.name + " (" + clientCount(m_clients.size()) + ")";
     }
 
+    [[nodiscard]] std::uint64_t stateVersion() const override { return m_clients.size(); }
+
     [[nodiscard]] std::uint16_t localPort() const override { return m_listener.bound.port(); }
 
 private:

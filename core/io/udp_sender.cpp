@@ -129,7 +129,7 @@ public:
             retried = false;
         }
         m_stats.packets += sent;
-        m_lastError = callError;
+        setLastError(callError);
         return sent;
     }
 
@@ -139,7 +139,7 @@ public:
         FullQueueWait full;
         while (true) {
             if (::send(m_fd.get(), bytes.data(), bytes.size(), 0) >= 0) {
-                m_lastError = 0;
+                setLastError(0);
                 return true;
             }
             const int error = errno;
@@ -148,7 +148,7 @@ public:
             if (isFullQueue(error) && full.wait(m_fd.get()))
                 continue;
             countError(error);
-            m_lastError = error;
+            setLastError(error);
             if (isFullQueue(error) || retried)
                 return false;
             retried = true;
@@ -165,9 +165,18 @@ public:
         return text;
     }
 
+    [[nodiscard]] std::uint64_t stateVersion() const override { return m_stateVersion; }
+
     [[nodiscard]] std::uint16_t localPort() const override { return 0; }
 
 private:
+    void setLastError(int error) noexcept
+    {
+        if (error != m_lastError)
+            ++m_stateVersion;
+        m_lastError = error;
+    }
+
     // Fills m_messages with packets[first ...] (at most kBatch packets); with segmentation, each run of
     // equal-sized packets becomes one message with a UDP_SEGMENT control message. Returns the number of
     // messages; m_segments[i] is the number of packets in message i.
@@ -222,6 +231,7 @@ private:
     std::string m_operation; // for the error log, built once: errors may come with every call
     ErrorLog m_log;
     int m_lastError = 0; // errno of the last failed call, 0 after a call without errors
+    std::uint64_t m_stateVersion = 0; // moves with m_lastError
     bool m_segmentation;
     std::array<mmsghdr, kBatch> m_messages{};
     std::array<iovec, kBatch> m_iov{};

@@ -214,8 +214,8 @@ void EventMonitor::watchQueues(Stream& s, StreamWatch& w, std::int64_t nowNs)
         e.text = std::string(kNames[0]) + ": " + text;
         admit(std::move(e), nowNs);
     };
-    const std::string threshold = events::formatCount(net.warningThreshold) + " of " + events::formatCount(net.ring.capacity());
     if (warnings != w.warnings) {
+        const std::string threshold = events::formatCount(net.warningThreshold) + " of " + events::formatCount(net.ring.capacity());
         // Several crossings between two looks (up and back down in a few ms) are one event with their number.
         const std::uint64_t ups = warnings - w.warnings;
         crossing(EventKind::QueueWarning, Severity::Warning,

@@ -61,12 +61,14 @@ void Forwarder::publish(std::size_t index, bool withState)
     }
     if (!withState)
         return;
-    std::string state = d.sender->state(); // allocates: only on the periodic refresh
-    if (state != d.lastState) {
-        d.lastState = state;
-        std::lock_guard lock(m_core.forwards.mutex);
-        v.state = std::move(state);
-    }
+    const std::uint64_t version = d.sender->stateVersion();
+    if (d.stateShown && version == d.stateVersion)
+        return;
+    std::string state = d.sender->state(); // allocates: only when the state changed
+    d.stateVersion = version;
+    d.stateShown = true;
+    std::lock_guard lock(m_core.forwards.mutex);
+    v.state = std::move(state);
 }
 
 void Forwarder::beforeRound()

@@ -27,7 +27,8 @@ private:
         std::unique_ptr<io::Sender> sender;
         std::chrono::steady_clock::time_point retryAt{};
         enum class Link : std::uint8_t { Unknown, Up, Down } link = Link::Unknown;
-        std::string lastState;
+        std::uint64_t stateVersion = 0; // the sender's, when its state was last published
+        bool stateShown = false;
     };
 
     void beforeRound() override; // new destinations; every 200 ms idle TCP destinations kept moving
