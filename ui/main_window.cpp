@@ -16,12 +16,14 @@
 #include "ui/widgets/packet_table.hpp"
 #include "ui/widgets/recordings_browser.hpp"
 #include "ui/widgets/streams_panel.hpp"
+#include "ui/widgets/dock_content.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -29,12 +31,14 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
 
 #include <qwt_global.h>
+#include <spdlog/spdlog.h>
 
 namespace telestation::ui {
 
@@ -43,11 +47,17 @@ namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kSplitterKey = QStringLiteral("window/splitter");
+const QString kFrameKey = QStringLiteral("window/frame"); // the frame's rectangle: does it fit this screen?
 const QString kDisplaysKey = QStringLiteral("window/displays");
 const QString kRecentKey = QStringLiteral("profiles/recent");
 const QString kDockNameKey = QStringLiteral("dock");
 const QString kProfileFilter = QStringLiteral("Station profiles (*.json);;All files (*)");
 const QString kDisplayFilter = QStringLiteral("Display files (*.tsdisplays *.json);;All files (*)");
+
+// Below this the first start opens maximised: the docks scroll or share tabs in what there is.
+constexpr QSize kComfortableScreen{1280, 720};
+// A window manager's frame before the window is shown (title bar and borders); measured once shown.
+constexpr QMargins kFrameGuess{4, 30, 4, 4};
 
 } // namespace
 
@@ -72,13 +82,13 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
     m_browser = new MissionBrowser(this);
     auto* browserDock = new QDockWidget(tr("Mission database"), this);
     browserDock->setObjectName(QStringLiteral("missionDock"));
-    browserDock->setWidget(m_browser);
+    setDockContent(*browserDock, m_browser);
     addDockWidget(Qt::LeftDockWidgetArea, browserDock);
 
     m_recordings = new RecordingsBrowser(m_session, this);
     auto* recordingsDock = new QDockWidget(tr("Recordings"), this);
     recordingsDock->setObjectName(QStringLiteral("recordingsDock"));
-    recordingsDock->setWidget(m_recordings);
+    setDockContent(*recordingsDock, m_recordings);
     addDockWidget(Qt::LeftDockWidgetArea, recordingsDock);
     tabifyDockWidget(browserDock, recordingsDock);
     browserDock->raise();
@@ -95,6 +105,7 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
 
     m_missionLabel = new QLabel(tr("No mission database"), this);
     m_missionLabel->setObjectName(QStringLiteral("missionLabel"));
+    m_missionLabel->setMinimumWidth(80); // cut on a narrow screen rather than widen the window; whole in its tooltip
     m_streamsLabel = new QLabel(this);
     statusBar()->addWidget(m_missionLabel, 1);
     m_alarmStatus = new AlarmStatusLabel(m_session, this);
@@ -105,7 +116,7 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
     createMenus();
     connectViews();
     connectSession();
-    resize(1500, 950);
+    placeOnScreen();
     stationChanged(m_session.station());
     updateTitle();
 }
@@ -495,9 +506,52 @@ bool MainWindow::saveDisplayFile(const QString& path, QString* error) const
 
 // ---- Layout ----------------------------------------------------------------------------------------------
 
+bool MainWindow::fitsScreen(const QRect& frame)
+{
+    if (!frame.isValid())
+        return false;
+    const QScreen* screen = QGuiApplication::screenAt(frame.center());
+    return screen && screen->availableGeometry().contains(frame);
+}
+
+// The first start's place: the whole available area of the window's screen, less the frame; below a
+// comfortable size, maximised.
+void MainWindow::placeOnScreen()
+{
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!s)
+        return;
+    const QRect available = s->availableGeometry();
+    if (available.width() < kComfortableScreen.width() || available.height() < kComfortableScreen.height()) {
+        setGeometry(available);
+        setWindowState(windowState() | Qt::WindowMaximized);
+        return;
+    }
+    setGeometry(available.marginsRemoved(kFrameGuess));
+}
+
+// Once shown, the window manager's real frame is known: a first-start window whose frame sticks out of
+// the screen (a frame larger than guessed) is brought back inside.
+void MainWindow::keepFrameOnScreen()
+{
+    if (windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))
+        return;
+    const QScreen* s = screen();
+    if (!s || s->availableGeometry().contains(frameGeometry()))
+        return;
+    const QRect available = s->availableGeometry();
+    const QMargins frame(geometry().left() - frameGeometry().left(), geometry().top() - frameGeometry().top(),
+                         frameGeometry().right() - geometry().right(), frameGeometry().bottom() - geometry().bottom());
+    setGeometry(available.marginsRemoved(frame));
+}
+
 void MainWindow::saveLayout() const
 {
     QSettings settings;
+    // A maximised window's frame may reach past the screen's edges (borders drawn outside): the area it
+    // fills stands for it.
+    const bool maximised = isMaximized() || isFullScreen();
+    settings.setValue(kFrameKey, maximised && screen() ? screen()->availableGeometry() : frameGeometry());
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
     settings.setValue(kSplitterKey, m_splitter->saveState());
@@ -522,9 +576,21 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
     }
     for (const auto& spec : specs)
         openDisplay(spec);
-    restoreGeometry(settings.value(kGeometryKey).toByteArray());
-    const bool restored = restoreState(settings.value(kStateKey).toByteArray());
-    m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+    // The last session's layout only when its frame fits a screen as it is now (a layout saved on a
+    // larger screen, or on a monitor since unplugged, would open cut off).
+    const QRect savedFrame = settings.value(kFrameKey).toRect();
+    const bool fits = fitsScreen(savedFrame);
+    bool restored = false;
+    if (fits) {
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        restored = restoreState(settings.value(kStateKey).toByteArray());
+        m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
+    }
+    if (!restored)
+        placeOnScreen();
+    if (savedFrame.isValid() && !restored)
+        spdlog::info("window: the last session's layout ({}x{} at {},{}) does not fit the screen; first-start layout",
+                     savedFrame.width(), savedFrame.height(), savedFrame.x(), savedFrame.y());
     if (!restored) {
         // First start: displays take most of the width, the mission database a sixth (its tree would
         // otherwise ask for room its columns do not need), the streams and packet tables the rest.
@@ -542,6 +608,7 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
         }
         // Sized once the window is shown and laid out: before that, the dock areas have no size to share.
         QTimer::singleShot(0, this, [this] {
+            keepFrameOnScreen();
             QList<QDockWidget*> right;
             QList<int> widths, heights;
             int totalHeight = 0, totalWeight = 0;
@@ -561,6 +628,9 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
             }
             if (auto* browser = findChild<QDockWidget*>(QStringLiteral("missionDock")))
                 resizeDocks({browser}, {width() / 6}, Qt::Horizontal);
+            // The event log and alarms below: a little over a fifth of the height (five rows at 1080 px,
+            // four at 768).
+            resizeDocks({m_eventLog}, {std::max(170, height() * 22 / 100)}, Qt::Vertical);
         });
     }
 }

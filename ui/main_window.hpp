@@ -95,6 +95,9 @@ protected:
 
 private:
     void createMenus();
+    [[nodiscard]] static bool fitsScreen(const QRect& frame); // inside one screen's available area
+    void placeOnScreen();
+    void keepFrameOnScreen();
     void connectSession();
     void connectViews();
     void stationAboutToChange();

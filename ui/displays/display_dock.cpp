@@ -5,6 +5,7 @@
 #include "ui/displays/parameter_plot.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/models/value_table_model.hpp"
+#include "ui/widgets/dock_content.hpp"
 
 #include <QCloseEvent>
 #include <QFile>
@@ -149,7 +150,7 @@ DisplayDock::DisplayDock(const QJsonObject& spec, pipeline::Station* station, Sn
     setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     m_placeholder = new QLabel(tr("Waiting for the station…"), this);
     m_placeholder->setAlignment(Qt::AlignCenter);
-    setWidget(m_placeholder);
+    setDockContent(*this, m_placeholder);
     attach(station);
 }
 
@@ -182,7 +183,7 @@ void DisplayDock::detach()
     m_spec = spec();
     m_placeholder = new QLabel(tr("The station is restarting…"), this);
     m_placeholder->setAlignment(Qt::AlignCenter);
-    setWidget(m_placeholder);
+    setDockContent(*this, m_placeholder);
     delete m_display;
     m_display = nullptr;
 }
@@ -199,7 +200,7 @@ void DisplayDock::attach(pipeline::Station* station)
         m_placeholder->setText(error);
         return;
     }
-    setWidget(m_display);
+    setDockContent(*this, m_display);
     delete m_placeholder;
     m_placeholder = nullptr;
     if (auto* values = qobject_cast<ValueDisplay*>(m_display)) {

@@ -179,7 +179,9 @@ int PlotDisplay::addPlot(const QString& title)
         // Paint within refresh(), so that its measured duration (and the rate adaptation) includes drawing.
         canvas->setPaintAttribute(QwtPlotCanvas::ImmediatePaint, true);
     }
-    plot->setMinimumHeight(140);
+    // Small enough for two plots in a display beside the tables on a 1366×768 screen; Qwt's own hint
+    // (axes, title and legend at full length) would ask for 850 px.
+    plot->setMinimumSize(240, 90);
 
     setUtcTimeAxis(*plot, QwtAxis::XBottom);
     for (const QwtAxisId axis : {QwtAxis::XBottom, QwtAxis::YLeft, QwtAxis::YRight})

@@ -3,6 +3,7 @@
 #include "core/common/clock.hpp"
 #include "ui/models/tones.hpp"
 #include "ui/session/station_session.hpp"
+#include "ui/widgets/dock_content.hpp"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -113,7 +114,7 @@ AlarmListDock::AlarmListDock(StationSession& session, QWidget* parent)
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
-    setWidget(content);
+    setDockContent(*this, content);
 
     connect(m_acknowledge, &QPushButton::clicked, this, &AlarmListDock::acknowledgeSelected);
     connect(m_acknowledgeAll, &QPushButton::clicked, this, &AlarmListDock::acknowledgeAll);

@@ -3,6 +3,7 @@
 #include "ui/dialogs/event_range_dialog.hpp"
 #include "ui/models/tones.hpp"
 #include "ui/text/number_format.hpp"
+#include "ui/widgets/dock_content.hpp"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -123,7 +124,7 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     statusBar->addWidget(m_status);
     statusBar->addWidget(m_archiveStatus, 1);
     layout->addLayout(statusBar);
-    setWidget(content);
+    setDockContent(*this, content);
 
     connect(m_severity, &QComboBox::currentIndexChanged, this, [this](int index) {
         static constexpr events::Severity kMinimum[] = {
