@@ -24,8 +24,8 @@ public:
 
     bool eventFilter(QObject* watched, QEvent* event) override
     {
-        if (event->type() == QEvent::Resize && watched == &m_plot) {
-            const int label = QFontMetrics(m_plot.axisFont(m_axis)).horizontalAdvance(QStringLiteral("88:88:88")) * 3 / 2;
+        if (event->type() == QEvent::Resize && watched == m_plot.canvas()) { // laid out: its width is final
+            const int label = QFontMetrics(m_plot.axisFont(m_axis)).horizontalAdvance(QStringLiteral("88:88:88")) + 24;
             const int ticks = std::clamp(m_plot.canvas()->width() / std::max(label, 1), 2, kMaxMajor);
             if (ticks != m_plot.axisMaxMajor(m_axis))
                 m_plot.setAxisMaxMajor(m_axis, ticks);
@@ -53,7 +53,7 @@ void setUtcTimeAxis(QwtPlot& plot, QwtAxisId axis)
     timeDraw->setDateFormat(QwtDate::Day, QStringLiteral("ddd dd MMM"));
     plot.setAxisScaleDraw(axis, timeDraw);
     plot.setAxisMaxMajor(axis, TickSpacing::kMaxMajor);
-    plot.installEventFilter(new TickSpacing(plot, axis));
+    plot.canvas()->installEventFilter(new TickSpacing(plot, axis));
 }
 
 QString utcTimeText(double ms)
