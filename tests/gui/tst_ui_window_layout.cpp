@@ -97,6 +97,7 @@ private slots:
 
 private:
     static void runChild(const QSize& screen, const char* check);
+    static void runChildForRow(const char* check); // the data row's screen
     static bool isChild() { return screenWanted().isValid(); }
     static void requireScreen();
 };
@@ -144,25 +145,25 @@ void TestWindowLayout::firstStartFitsTheScreen_data()
 
 void TestWindowLayout::firstStartFitsTheScreen()
 {
-    if (isChild())
-        QSKIP("the parent's");
-    QFETCH(QSize, screen);
-    runChild(screen, "checkFirstStart");
+    runChildForRow("checkFirstStart");
 }
 
 void TestWindowLayout::savedLayoutOnlyWhenItFits_data()
 {
-    QTest::addColumn<QSize>("screen");
-    QTest::newRow("1366x768") << QSize(1366, 768);
-    QTest::newRow("1024x600 (maximised)") << QSize(1024, 600);
+    firstStartFitsTheScreen_data();
 }
 
 void TestWindowLayout::savedLayoutOnlyWhenItFits()
 {
+    runChildForRow("checkRestore");
+}
+
+void TestWindowLayout::runChildForRow(const char* check)
+{
     if (isChild())
         QSKIP("the parent's");
     QFETCH(QSize, screen);
-    runChild(screen, "checkRestore");
+    runChild(screen, check);
 }
 
 void TestWindowLayout::checkFirstStart()
