@@ -237,6 +237,13 @@ std::string enduranceMarkdown(const EnduranceOptions& options, const EnduranceRe
 
 namespace {
 
+// "process queue drops 461257" of "process queue drops 461257, processed ..." (the JSON has it all).
+std::string firstClause(const std::string& failure)
+{
+    const auto comma = failure.find(", ");
+    return comma == std::string::npos ? failure : failure.substr(0, comma) + ", ...";
+}
+
 std::string signedPercent(double value)
 {
     return (value >= 0 ? "+" : "") + fixed(value, 2) + "%";
@@ -297,7 +304,7 @@ std::string limitsMarkdown(const LimitsReport& report)
             const bool crossing = run == &round.crossing;
             md += "| " + std::to_string(round.number) + " | (" + key + ") " + (crossing ? "crossing" : "within") + " | "
                 + fixed(run->loadBefore, 2) + " | " + grouped(double(r.sent)) + " | " + grouped(double(r.received)) + " | "
-                + grouped(double(run->lost())) + " | " + (run->nothingLost() ? "100%" : "**LOSS**: " + r.failure)
+                + grouped(double(run->lost())) + " | " + (run->nothingLost() ? "100%" : "**LOSS**: " + firstClause(r.failure))
                 + (r.events.unreported ? " (" + grouped(double(r.events.unreported)) + " events unreported)" : "") + " | "
                 + grouped(double(r.events.limitTransitions())) + " | "
                 + grouped(double(r.events.parametersInViolation.size())) + " | " + grouped(double(r.events.of("alarm")))
