@@ -1,6 +1,7 @@
 #include "app/consumers.hpp"
 
 #include "core/api/consumer.hpp"
+#include "core/common/thread_name.hpp"
 #include "core/pipeline/station.hpp"
 
 #include <spdlog/spdlog.h>
@@ -105,7 +106,10 @@ public:
     void start()
     {
         if (m_error.empty())
-            m_thread = std::thread([this] { run(); });
+            m_thread = std::thread([this] {
+                setThreadName("ts-consumer");
+                run();
+            });
     }
     void finish()
     {

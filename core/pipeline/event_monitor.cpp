@@ -1,6 +1,7 @@
 #include "core/pipeline/event_monitor.hpp"
 
 #include "core/common/clock.hpp"
+#include "core/common/thread_name.hpp"
 #include "core/pipeline/event_text.hpp"
 
 #include <array>
@@ -51,6 +52,7 @@ void EventMonitor::stop()
 
 void EventMonitor::run()
 {
+    setThreadName("ts-events");
     std::unique_lock lock(m_wakeMutex);
     while (!m_stopRequested) {
         lock.unlock();

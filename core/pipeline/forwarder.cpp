@@ -8,7 +8,7 @@ namespace telestation::pipeline {
 
 using namespace std::chrono_literals;
 
-Forwarder::Forwarder(StationCore& core) : QueueWorker(core, core.forwarderBell, &Stream::forward) {}
+Forwarder::Forwarder(StationCore& core) : QueueWorker(core, core.forwarderBell, &Stream::forward, "ts-forwarder") {}
 
 Forwarder::~Forwarder() = default;
 

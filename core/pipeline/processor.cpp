@@ -5,7 +5,7 @@
 namespace telestation::pipeline {
 
 Processor::Processor(StationCore& core)
-    : QueueWorker(core, core.processorBell, &Stream::process)
+    : QueueWorker(core, core.processorBell, &Stream::process, "ts-processor")
     , m_values(std::max<std::uint32_t>(core.types.maxParametersPerPacket(), 1))
     , m_samples(m_values.size())
 {

@@ -4,7 +4,7 @@
 
 namespace telestation::pipeline {
 
-Recorder::Recorder(StationCore& core) : QueueWorker(core, core.recorderBell, &Stream::recordQueue)
+Recorder::Recorder(StationCore& core) : QueueWorker(core, core.recorderBell, &Stream::recordQueue, "ts-recorder")
 {
     m_streams.resize(core.streams.size());
     for (auto& r : m_streams)

@@ -4,7 +4,7 @@
 
 namespace telestation::pipeline {
 
-Router::Router(StationCore& core) : Worker(core, core.routerBell, core.sourcesDone) {}
+Router::Router(StationCore& core) : Worker(core, core.routerBell, core.sourcesDone, "ts-router") {}
 
 std::size_t Router::serviceRound()
 {

@@ -1,10 +1,13 @@
 #include "core/pipeline/stream_receiver.hpp"
 
+#include "core/common/thread_name.hpp"
+
 #include "core/pipeline/worker.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string>
 
 namespace telestation::pipeline {
 
@@ -146,7 +149,10 @@ void startReceiver(StationCore& core, Stream& s)
     s.running = true;
     core.event(s.playback() ? events::EventKind::Playback : events::EventKind::Stream, events::Severity::Info,
                s.profile.name, (s.playback() ? "playback started: " : "") + s.source->state(), "started");
-    s.thread = std::thread([&core, &s] { receive(core, s); });
+    s.thread = std::thread([&core, &s] {
+        setThreadName("ts-receiver-" + std::to_string(s.id));
+        receive(core, s);
+    });
 }
 
 void stopReceiver(Stream& s)

@@ -1,9 +1,11 @@
 #include "core/pipeline/worker.hpp"
 
+#include "core/common/thread_name.hpp"
+
 namespace telestation::pipeline {
 
-Worker::Worker(StationCore& core, Doorbell& bell, const std::atomic<bool>& upstreamDone)
-    : m_core(core), m_bell(bell), m_upstreamDone(upstreamDone)
+Worker::Worker(StationCore& core, Doorbell& bell, const std::atomic<bool>& upstreamDone, const char* threadName)
+    : m_core(core), m_bell(bell), m_upstreamDone(upstreamDone), m_threadName(threadName)
 {
 }
 
@@ -25,6 +27,7 @@ void Worker::join()
 
 void Worker::run()
 {
+    setThreadName(m_threadName);
     starting();
     for (;;) {
         if (serviceRound() > 0)
@@ -46,8 +49,8 @@ void Worker::run()
     finished();
 }
 
-QueueWorker::QueueWorker(StationCore& core, Doorbell& bell, PacketQueue Stream::*queue)
-    : Worker(core, bell, core.routerDone), m_queue(queue)
+QueueWorker::QueueWorker(StationCore& core, Doorbell& bell, PacketQueue Stream::*queue, const char* threadName)
+    : Worker(core, bell, core.routerDone, threadName), m_queue(queue)
 {
 }
 

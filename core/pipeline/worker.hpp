@@ -27,7 +27,8 @@ public:
     void join();
 
 protected:
-    Worker(StationCore& core, Doorbell& bell, const std::atomic<bool>& upstreamDone);
+    // `threadName`: the thread's name for tools ("ts-processor"; core/common/thread_name.hpp).
+    Worker(StationCore& core, Doorbell& bell, const std::atomic<bool>& upstreamDone, const char* threadName);
 
     virtual void starting() {}                // on the thread, before the loop
     [[nodiscard]] virtual std::size_t serviceRound() = 0; // packets handled this round
@@ -41,13 +42,14 @@ private:
 
     Doorbell& m_bell;
     const std::atomic<bool>& m_upstreamDone;
+    const char* m_threadName;
     std::thread m_thread;
 };
 
 class QueueWorker : public Worker {
 protected:
     // Drains `queue` of every stream; its upstream is the router.
-    QueueWorker(StationCore& core, Doorbell& bell, PacketQueue Stream::*queue);
+    QueueWorker(StationCore& core, Doorbell& bell, PacketQueue Stream::*queue, const char* threadName);
 
     virtual void beforeRound() {} // once per round: settings refresh and the like
     virtual void handle(Stream& stream, std::span<const PacketHandle> batch) = 0; // then releases them

@@ -610,6 +610,14 @@ OrderedJson generatorToJson(const GeneratorSpec& spec)
     return out;
 }
 
+OrderedJson generatorsObject(const std::map<std::string, GeneratorSpec>& generators)
+{
+    OrderedJson out = OrderedJson::object();
+    for (const auto& [name, spec] : generators)
+        out[name] = generatorToJson(spec);
+    return out;
+}
+
 OrderedJson streamToJson(const StreamConfig& stream, std::size_t index)
 {
     const StreamConfig defaults;
@@ -656,12 +664,8 @@ OrderedJson streamToJson(const StreamConfig& stream, std::size_t index)
         out["faults"] = std::move(faults);
     }
 
-    if (!stream.generators.empty()) {
-        OrderedJson generators = OrderedJson::object();
-        for (const auto& [name, spec] : stream.generators)
-            generators[name] = generatorToJson(spec);
-        out["generators"] = std::move(generators);
-    }
+    if (!stream.generators.empty())
+        out["generators"] = generatorsObject(stream.generators);
     return out;
 }
 
@@ -711,6 +715,11 @@ Result<Scenario> loadScenarioFile(const std::string& path)
         scenario->mdb = (ec ? fs::path(path).parent_path() / scenario->mdb : resolved).lexically_normal().string();
     }
     return scenario;
+}
+
+std::string generatorsToJson(const std::map<std::string, GeneratorSpec>& generators)
+{
+    return generatorsObject(generators).dump();
 }
 
 std::string scenarioToJson(const Scenario& scenario)

@@ -63,6 +63,9 @@ struct Scenario {
 [[nodiscard]] Result<Scenario> loadScenarioFile(const std::string& path);
 // Writes JSON that parseScenario reads back equal (only non-default fields and generator settings).
 [[nodiscard]] std::string scenarioToJson(const Scenario& scenario);
+// A stream's "generators" object as a scenario file writes it ("PACKET.PARAMETER" -> generator), for
+// programs that write scenarios of their own (telestation-perf).
+[[nodiscard]] std::string generatorsToJson(const std::map<std::string, GeneratorSpec>& generators);
 [[nodiscard]] Status saveScenarioFile(const Scenario& scenario, const std::string& path);
 
 } // namespace telestation::sim

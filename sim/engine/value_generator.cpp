@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace telestation::sim {
@@ -620,7 +621,135 @@ GeneratorSpec numberGenerator(const mdb::ParameterDef& p, std::size_t index)
     return spec;
 }
 
+// ---- Limit exercise ----------------------------------------------------------------------------------
+
+// One side of numeric limits in "outward" terms: u = dir * v grows away from the range within limits
+// (dir = +1: the high side, -1: the low side), so that one piece of code serves both sides.
+struct LimitSide {
+    int dir = 1;
+    double yellow = 0, red = 0; // the limits, as u
+    double qYellow = 0, qRed = 0;
+    double edge = 0;            // the farthest u the field holds
+    double middle = 0;          // the middle of the range within limits, as u
+
+    [[nodiscard]] double band() const { return red - yellow; }
+    // Whether the field holds a value that reads back past the limit (integer fields round to a count).
+    [[nodiscard]] bool holdsPast(double limit, double q) const { return edge > limit + q / 2; }
+    [[nodiscard]] bool yellowBand() const { return band() > 0 && band() >= qYellow && holdsPast(yellow, qYellow); }
+    [[nodiscard]] bool holdsRed() const { return holdsPast(red, qRed); }
+};
+
+LimitSide limitSide(const LimitGeometry& g, int dir)
+{
+    LimitSide s;
+    s.dir = dir;
+    const auto& l = g.limits;
+    s.yellow = dir * (dir > 0 ? l.yellowHigh : l.yellowLow);
+    s.red = dir * (dir > 0 ? l.redHigh : l.redLow);
+    s.qYellow = dir > 0 ? g.qYellowHigh : g.qYellowLow;
+    s.qRed = dir > 0 ? g.qRedHigh : g.qRedLow;
+    s.edge = dir * (dir > 0 ? g.field.hi : g.field.lo);
+    s.middle = dir * (g.innerLow() + g.innerHigh()) / 2;
+    return s;
+}
+
+// A sine over [from, to] (calibrated values).
+GeneratorSpec sineBetween(double from, double to, double period, std::size_t index)
+{
+    GeneratorSpec spec;
+    spec.kind = GeneratorKind::Sine;
+    spec.domain = ValueDomain::Calibrated;
+    spec.offset = (from + to) / 2;
+    spec.amplitude = std::fabs(to - from) / 2;
+    spec.period = period;
+    spec.phase = phaseFor(index);
+    return spec;
+}
+
+std::optional<LimitExerciseGenerator> numericExercise(const LimitGeometry& g, std::size_t index, LimitExercise exercise,
+                                                      double period, std::string& why)
+{
+    if (exercise == LimitExercise::Within)
+        return LimitExerciseGenerator{sineBetween(g.insideLow(), g.insideHigh(), period, index), false, false};
+    // The side that shows most: a yellow band and red, else red (yellow and red at once), else yellow.
+    std::optional<LimitSide> side;
+    for (const auto& wanted : {std::pair{true, true}, std::pair{false, true}, std::pair{true, false}}) {
+        for (const int dir : {1, -1}) {
+            const LimitSide s = limitSide(g, dir);
+            if (!side && (!wanted.first || s.yellowBand()) && (!wanted.second || s.holdsRed())
+                && (s.yellowBand() || s.holdsRed()))
+                side = s;
+        }
+    }
+    if (!side) {
+        why = "the field cannot hold a value past its limits";
+        return std::nullopt;
+    }
+    const LimitSide& s = *side;
+    // From a band's width inside the yellow limit (at most to the middle of the range within limits)
+    // to half a band past red (at least a count), as far as the field holds: at least ~100 ms of each
+    // period in the yellow band on the way out and back.
+    const double width = std::max(s.band(), std::max(s.qYellow, s.qRed));
+    const double from = std::max(s.yellow - width, s.middle);
+    const double to = std::min(s.holdsRed() ? s.red + std::max(s.band() / 2, s.qRed) : s.edge, s.edge);
+    // A float must come back strictly within its limits; an integer field rounds to a count within them.
+    if (!(from < s.yellow || (s.qYellow > 0 && from <= s.yellow))) {
+        why = "no room within its limits";
+        return std::nullopt;
+    }
+    return LimitExerciseGenerator{sineBetween(s.dir * from, s.dir * to, period, index), s.yellowBand(), s.holdsRed()};
+}
+
+std::optional<LimitExerciseGenerator> enumerationExercise(const mdb::EnumerationCalibrator& e, const mdb::StateLimits& limits,
+                                                          LimitExercise exercise, double period, std::string& why)
+{
+    std::vector<std::size_t> expected, unexpected;
+    for (std::size_t i = 0; i < e.states.size(); ++i) {
+        const bool isExpected = std::find(limits.expectedStates.begin(), limits.expectedStates.end(), e.states[i].text)
+            != limits.expectedStates.end();
+        (isExpected ? expected : unexpected).push_back(i);
+    }
+    if (expected.empty() || (exercise == LimitExercise::Crossing && unexpected.empty())) {
+        why = expected.empty() ? "no expected state" : "no unexpected state";
+        return std::nullopt;
+    }
+    GeneratorSpec spec;
+    spec.kind = GeneratorKind::StateCycle;
+    spec.period = period / 2;
+    const std::size_t second = exercise == LimitExercise::Crossing ? unexpected.front() : expected[1 % expected.size()];
+    spec.values = {static_cast<double>(expected.front()), static_cast<double>(second)};
+    return LimitExerciseGenerator{spec, false, exercise == LimitExercise::Crossing};
+}
+
 } // namespace
+
+std::optional<LimitExerciseGenerator> limitExerciseGenerator(const mdb::PacketDef& packet, const mdb::ParameterDef& parameter,
+                                                             std::size_t index, LimitExercise exercise, double period,
+                                                             std::string* why)
+{
+    std::string reason;
+    std::optional<LimitExerciseGenerator> out;
+    const auto* numeric = std::get_if<mdb::NumericLimits>(&parameter.limits);
+    const auto* states = std::get_if<mdb::StateLimits>(&parameter.limits);
+    const auto* enumeration = std::get_if<mdb::EnumerationCalibrator>(&parameter.calibrator);
+    if (!numeric && !states)
+        reason = "no limits";
+    else if ((numeric && !numeric->enabled) || (states && !states->enabled))
+        reason = "limits disabled";
+    else if (overlapsIdentity(packet, parameter))
+        reason = "part of the packet's identity";
+    else if (states && enumeration)
+        out = enumerationExercise(*enumeration, *states, exercise, period, reason);
+    else if (states)
+        reason = "expected states on a parameter without states";
+    else if (const auto geometry = limitGeometry(packet, parameter))
+        out = numericExercise(*geometry, index, exercise, period, reason);
+    else
+        reason = "a calibration the simulator cannot invert, or limits outside the field";
+    if (!out && why)
+        *why = reason;
+    return out;
+}
 
 GeneratorSpec defaultGenerator(const mdb::PacketDef& packet, const mdb::ParameterDef& parameter, std::size_t index)
 {

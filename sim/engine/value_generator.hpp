@@ -4,6 +4,7 @@
 #include "core/mdb/model.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -95,6 +96,32 @@ private:
 //    +-1e6 counts, or the middle of a point-pair table; floats 10..30 (50 +- 30 for "%").
 [[nodiscard]] GeneratorSpec defaultGenerator(const mdb::PacketDef& packet, const mdb::ParameterDef& parameter,
                                              std::size_t index);
+
+// Generators that exercise a parameter's limits, for measuring what limit transitions cost the station
+// (telestation-perf limits). Within keeps the value inside its limits; Crossing takes it across them
+// and back once every `period` seconds. Both move with the same kind of generator and period, so that
+// the two differ only in the limit states they produce:
+//  - numeric limits: a sine (Calibrated) of `period`, its phase spread by `index`. Within: over the
+//    middle of the range within limits. Crossing: over one side, from inside the limits into the
+//    yellow band and past red and back (four transitions a period); the side where the field can hold
+//    both a yellow band and red, else where it can hold red (crossing yellow and red at once), else
+//    where it can hold yellow;
+//  - enumerations with expected states: StateCycle of period / 2 between the first expected state and
+//    (Within) the second expected one, or (Crossing) the first unexpected one (two transitions a
+//    period).
+// nullopt, with the reason in `why`, for a parameter without limits in force (none, disabled), one the
+// default generators would hold constant (the packet's identity), one whose calibration the encoder
+// cannot invert, or one that the field cannot take past its limits.
+enum class LimitExercise : std::uint8_t { Within, Crossing };
+struct LimitExerciseGenerator {
+    GeneratorSpec spec;
+    bool yellow = false; // Crossing: reaches a yellow (warning) state on its way
+    bool red = false;    // Crossing: reaches red / an unexpected state (critical)
+};
+[[nodiscard]] std::optional<LimitExerciseGenerator> limitExerciseGenerator(const mdb::PacketDef& packet,
+                                                                           const mdb::ParameterDef& parameter,
+                                                                           std::size_t index, LimitExercise exercise,
+                                                                           double period, std::string* why = nullptr);
 
 [[nodiscard]] std::string_view toString(GeneratorKind kind) noexcept;   // "constant", "counter", ...
 [[nodiscard]] std::string_view toString(ValueDomain domain) noexcept;   // "calibrated", "converted", "raw"

@@ -1,6 +1,6 @@
 // telestation-perf as an operator runs it: the TReK tests with real processes over loopback (at a low
 // fixed rate, so that the test is about the machinery, not the machine), loss found where the
-// station's queues are too small, the endurance run, and wrong options.
+// station's queues are too small, the endurance run, issue 14's limits run, and wrong options.
 #include "tests/support/json_file.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -121,6 +121,91 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(out.filePath(QStringLiteral("endurance.md"))));
     }
 
+    // Issue 14's measurement, one short round at 20 Mbit/s: both runs deliver everything; the station
+    // reports limit events for every exercised parameter of every stream in (b) and none in (a); the
+    // processor's CPU is read by its thread's name; the reports have every field. No timing asserted:
+    // --max-rise is out of reach, so the verdict is about loss and coverage alone.
+    void limitsRaisesEventsOnlyWhenCrossing()
+    {
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const Outcome r = runPerf({"limits", "--rate", "20", "--seconds", "2", "--rounds", "1", "--max-rise", "1e9",
+                                   "--out", out.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+
+        const QJsonObject j = telestation::test::readJsonObject(out.filePath(QStringLiteral("limits.json")));
+        for (const char* key : {"date", "machine", "command", "mbps", "secondsPerRun", "streams", "medianRisePercent"})
+            QVERIFY2(j.contains(QLatin1String(key)), key);
+        QCOMPARE(j.value(QStringLiteral("test")).toInt(), 5);
+        QCOMPARE(j.value(QStringLiteral("nothingLost")).toBool(), true);
+        QCOMPARE(j.value(QStringLiteral("exercisedAsPlanned")).toBool(), true);
+        QCOMPARE(j.value(QStringLiteral("passed")).toBool(), true);
+        // Packet5: 51 parameters with numeric limits and 12 enumerations with expected states; one set of
+        // limits is disabled.
+        const QJsonArray exercised = j.value(QStringLiteral("exercised")).toArray();
+        QCOMPARE(exercised.size(), 63);
+        const QJsonArray excluded = j.value(QStringLiteral("excluded")).toArray();
+        QCOMPARE(excluded.size(), 1);
+        QCOMPARE(excluded[0].toObject().value(QStringLiteral("parameter")).toString(), QStringLiteral("Packet5.INRUSH_PEAK_CURRENT"));
+
+        const QJsonArray rounds = j.value(QStringLiteral("rounds")).toArray();
+        QCOMPARE(rounds.size(), 1);
+        const QJsonObject round = rounds[0].toObject();
+        QVERIFY(round.value(QStringLiteral("risePercent")).isDouble());
+        const int streams = j.value(QStringLiteral("streams")).toInt();
+        QCOMPARE(streams, 3);
+        for (const QString run : {QStringLiteral("within"), QStringLiteral("crossing")}) {
+            const QJsonObject o = round.value(run).toObject();
+            const QString text = run + ": " + QString::fromUtf8(QJsonDocument(o).toJson());
+            QVERIFY2(o.value(QStringLiteral("sent")).toInteger() >= 3000, qPrintable(text));
+            QCOMPARE(o.value(QStringLiteral("received")).toInteger(), o.value(QStringLiteral("sent")).toInteger());
+            QCOMPARE(o.value(QStringLiteral("processed")).toInteger(), o.value(QStringLiteral("sent")).toInteger());
+            QCOMPARE(o.value(QStringLiteral("lost")).toInteger(), 0);
+            QVERIFY2(o.value(QStringLiteral("nothingLost")).toBool(), qPrintable(text));
+            QVERIFY2(o.value(QStringLiteral("processorCpuSeconds")).toDouble() > 0, qPrintable(text));
+            QVERIFY2(o.value(QStringLiteral("processorCpuSecondsPerMillionPackets")).toDouble() > 0, qPrintable(text));
+            QVERIFY(o.contains(QStringLiteral("eventsCpuSeconds")));
+            QVERIFY(o.contains(QStringLiteral("loadBefore")));
+            // The station's threads, by the names it gives them.
+            const QJsonObject threads = o.value(QStringLiteral("threadCpuSeconds")).toObject();
+            for (const char* name : {"ts-receiver-0", "ts-router", "ts-processor", "ts-recorder", "ts-forwarder", "ts-events", "ts-consumer"})
+                QVERIFY2(threads.contains(QLatin1String(name)), qPrintable(name + (": " + text)));
+            const QJsonObject events = o.value(QStringLiteral("events")).toObject();
+            const QJsonObject kinds = events.value(QStringLiteral("byKind")).toObject();
+            const qint64 limitEvents = o.value(QStringLiteral("limitEvents")).toInteger();
+            const qsizetype outOfLimits = events.value(QStringLiteral("parametersInViolation")).toArray().size();
+            QCOMPARE(events.value(QStringLiteral("unreported")).toInteger(), 0);
+            if (run == QStringLiteral("within")) {
+                QCOMPARE(limitEvents, 0);
+                QCOMPARE(outOfLimits, 0);
+                QVERIFY(!kinds.contains(QStringLiteral("alarm")));
+            } else {
+                // Each parameter out of limits and back (two transitions at least) in each of 2 s, in each
+                // stream. (A storm summary stands for violations and clearances alike under one kind: only
+                // their sum is exact.)
+                QVERIFY2(limitEvents >= 63 * 3 * 2 * 2, qPrintable(text));
+                QVERIFY(kinds.value(QStringLiteral("limitViolation")).toInteger() > 0);
+                QCOMPARE(limitEvents, kinds.value(QStringLiteral("limitViolation")).toInteger()
+                                          + kinds.value(QStringLiteral("limitCleared")).toInteger());
+                QCOMPARE(outOfLimits, qsizetype(63 * streams));
+                QVERIFY(kinds.value(QStringLiteral("alarm")).toInteger() > 0);
+            }
+        }
+
+        QFile csv(out.filePath(QStringLiteral("limits.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith(QStringLiteral("round,run,position,")));
+        QVERIFY(lines[0].contains(QStringLiteral("processor_cpu_s_per_million_packets")));
+        QVERIFY(lines[2].startsWith(QStringLiteral("1,crossing,2,")));
+        QFile md(out.filePath(QStringLiteral("limits.md")));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        QVERIFY2(text.contains(QStringLiteral("| 1 | (b) crossing |")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Nothing lost: **yes**")), qPrintable(text));
+    }
+
     // A station on "another machine": an agent on 127.0.0.1 runs the stations; the simulator and the
     // forward destination stay with the driver, which reaches the agent over TCP.
     void agentRunsTheStationForAnotherMachine()
@@ -167,6 +252,8 @@ private Q_SLOTS:
         QTest::newRow("bad rate") << QStringList{"--start", "fast"} << "--start";
         QTest::newRow("bad queues") << QStringList{"--queues", "[1]"} << "--queues needs a JSON object";
         QTest::newRow("bad duration") << QStringList{"endurance", "--duration", "soon"} << "--duration takes a duration";
+        QTest::newRow("no rounds") << QStringList{"limits", "--rounds", "0"} << "--rounds a whole number >= 1";
+        QTest::newRow("bad idle timeout") << QStringList{"limits", "--idle-timeout", "never"} << "--idle-timeout takes a duration";
         QTest::newRow("unknown option") << QStringList{"--fast"} << "unknown option --fast";
     }
     void wrongOptionsAreRefused()

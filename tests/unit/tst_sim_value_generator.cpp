@@ -143,6 +143,61 @@ std::vector<double> draw(const GeneratorSpec& spec, std::size_t count)
     return out;
 }
 
+// A packet built as the simulator builds it, one generator per parameter, then decoded.
+class EncodeDecode {
+public:
+    explicit EncodeDecode(const mdb::PacketDef& def)
+        : m_encoder(decode::EncodePlan::compile(def)), m_decoder(decode::DecodePlan::compile(def)), m_def(def)
+    {
+        if (!ok())
+            return;
+        const sim::PacketFactory factory(def);
+        m_bytes.resize(factory.packetSize());
+        factory.build(m_bytes, 0, 0);
+        m_values.resize(def.parameters.size());
+    }
+    [[nodiscard]] bool ok() const { return m_encoder.ok() && m_decoder.ok(); }
+    [[nodiscard]] std::size_t stateCount(std::size_t i) const { return m_encoder->stateCount(i); }
+
+    // Every parameter from its generator (null: left as it is) at t seconds, packet k; then decoded.
+    // Empty on success, else what went wrong.
+    QString build(std::vector<std::optional<ValueGenerator>>& generators, double t, std::size_t k)
+    {
+        for (std::size_t i = 0; i < generators.size(); ++i) {
+            if (!generators[i])
+                continue;
+            const auto& spec = generators[i]->spec();
+            if (spec.kind == GeneratorKind::Text) {
+                m_encoder->setString(m_bytes, i, spec.text);
+                continue;
+            }
+            const double v = generators[i]->next(t, k);
+            bool set = true;
+            if (spec.kind == GeneratorKind::StateCycle)
+                set = m_encoder->setState(m_bytes, i, static_cast<std::size_t>(v));
+            else if (spec.domain == ValueDomain::Raw)
+                m_encoder->setRaw(m_bytes, i, static_cast<std::uint64_t>(v));
+            else if (spec.domain == ValueDomain::Converted)
+                m_encoder->setConverted(m_bytes, i, v);
+            else
+                set = m_encoder->setCalibrated(m_bytes, i, v);
+            if (!set)
+                return nameOf(m_def, m_def.parameters[i]) + QStringLiteral(": the encoder refused ") + QString::number(v);
+        }
+        if (m_decoder->decode(m_bytes, m_values) != m_values.size())
+            return QStringLiteral("decoded too few parameters");
+        return {};
+    }
+    [[nodiscard]] const std::vector<decode::DecodedValue>& values() const { return m_values; }
+
+private:
+    Result<decode::EncodePlan> m_encoder;
+    Result<decode::DecodePlan> m_decoder;
+    const mdb::PacketDef& m_def;
+    std::vector<std::uint8_t> m_bytes;
+    std::vector<decode::DecodedValue> m_values;
+};
+
 } // namespace
 
 class TestValueGenerator : public QObject {
@@ -679,43 +734,22 @@ private slots:
     void encodedDefaultsReachTheirLimitStates()
     {
         const auto* def = m_db.findPacket("Packet5");
-        auto encoder = decode::EncodePlan::compile(*def);
-        QVERIFY2(encoder.ok(), encoder.ok() ? "" : encoder.error().message.c_str());
-        auto decoder = decode::DecodePlan::compile(*def);
-        QVERIFY(decoder.ok());
-        const sim::PacketFactory factory(*def);
-        std::vector<std::uint8_t> bytes(factory.packetSize());
-        factory.build(bytes, 0, 0);
-
+        EncodeDecode packet(*def);
+        QVERIFY(packet.ok());
         const std::size_t count = def->parameters.size();
-        std::vector<ValueGenerator> generators;
+        std::vector<std::optional<ValueGenerator>> generators;
         for (std::size_t i = 0; i < count; ++i)
-            generators.emplace_back(sim::defaultGenerator(*def, def->parameters[i], i), encoder->stateCount(i));
+            generators.emplace_back(std::in_place, sim::defaultGenerator(*def, def->parameters[i], i), packet.stateCount(i));
         std::vector<std::set<decode::LimitState>> states(count);
-        std::vector<decode::DecodedValue> out(count);
         for (std::size_t k = 0; k < kSamples; ++k) {
             const double t = kStep * double(k);
-            for (std::size_t i = 0; i < count; ++i) {
-                const auto& spec = generators[i].spec();
-                if (spec.kind == GeneratorKind::Text) {
-                    encoder->setString(bytes, i, spec.text);
-                    continue;
-                }
-                const double v = generators[i].next(t, k);
-                if (spec.kind == GeneratorKind::StateCycle)
-                    QVERIFY(encoder->setState(bytes, i, static_cast<std::size_t>(v)));
-                else if (spec.domain == ValueDomain::Raw)
-                    encoder->setRaw(bytes, i, static_cast<std::uint64_t>(v));
-                else if (spec.domain == ValueDomain::Converted)
-                    encoder->setConverted(bytes, i, v);
-                else
-                    QVERIFY2(encoder->setCalibrated(bytes, i, v), qPrintable(nameOf(*def, def->parameters[i])));
-            }
-            QCOMPARE(decoder->decode(bytes, out), count);
+            const QString error = packet.build(generators, t, k);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const auto& out = packet.values();
             for (std::size_t i = 0; i < count; ++i) {
                 states[i].insert(out[i].limit);
-                if (generators[i].spec().kind == GeneratorKind::StateCycle)
-                    QCOMPARE(out[i].state, std::int32_t(generators[i].next(t, k)));
+                if (generators[i]->spec().kind == GeneratorKind::StateCycle)
+                    QCOMPARE(out[i].state, std::int32_t(generators[i]->next(t, k)));
             }
         }
 
@@ -743,6 +777,79 @@ private slots:
         QVERIFY(limited >= 40);
         QVERIFY(enumerations >= 8);
         QVERIFY(red >= 1 && red <= (limited + 4) / 5);
+    }
+
+    // The generators of telestation-perf limits, through the encoder and the decoder, a packet every
+    // millisecond for two periods of 1 s: every Packet5 parameter with limits in force gets both; Within
+    // never leaves its limits; Crossing goes out and back every period — numbers within limits, into
+    // yellow, into red, back through yellow to within limits (4 transitions a period), enumerations
+    // from an expected into an unexpected state and back (2).
+    void limitExerciseCrossesEveryPeriod()
+    {
+        using decode::LimitState;
+        const auto* def = m_db.findPacket("Packet5");
+        EncodeDecode packet(*def);
+        QVERIFY(packet.ok());
+        const std::size_t count = def->parameters.size();
+        std::size_t exercised = 0, numeric = 0;
+        for (const auto exercise : {sim::LimitExercise::Within, sim::LimitExercise::Crossing}) {
+            std::vector<std::optional<ValueGenerator>> generators(count);
+            for (std::size_t i = 0; i < count; ++i) {
+                const auto& p = def->parameters[i];
+                std::string why;
+                const auto g = sim::limitExerciseGenerator(*def, p, i, exercise, 1.0, &why);
+                const auto* n = std::get_if<mdb::NumericLimits>(&p.limits);
+                const auto* s = std::get_if<mdb::StateLimits>(&p.limits);
+                const bool inForce = (n && n->enabled) || (s && s->enabled);
+                QVERIFY2(g.has_value() == inForce, qPrintable(nameOf(*def, p) + ": " + QString::fromStdString(why)));
+                if (!g)
+                    continue;
+                if (exercise == sim::LimitExercise::Crossing) {
+                    QVERIFY2(g->red, qPrintable(nameOf(*def, p)));
+                    QVERIFY2(g->yellow == (n != nullptr), qPrintable(nameOf(*def, p)));
+                    ++exercised;
+                    numeric += n ? 1 : 0;
+                }
+                generators[i].emplace(g->spec, packet.stateCount(i));
+            }
+            std::vector<std::vector<LimitState>> seen(count);
+            for (std::size_t k = 0; k < 2000; ++k) {
+                const QString error = packet.build(generators, 0.001 * double(k), k);
+                QVERIFY2(error.isEmpty(), qPrintable(error));
+                for (std::size_t i = 0; i < count; ++i)
+                    if (generators[i] && (seen[i].empty() || seen[i].back() != packet.values()[i].limit))
+                        seen[i].push_back(packet.values()[i].limit);
+            }
+            for (std::size_t i = 0; i < count; ++i) {
+                if (!generators[i])
+                    continue;
+                QString states = nameOf(*def, def->parameters[i]) + ":";
+                for (const auto s : seen[i])
+                    states += QStringLiteral(" ") + QString::fromUtf8(decode::limitStateName(s).data());
+                if (exercise == sim::LimitExercise::Within) {
+                    QVERIFY2(seen[i].size() == 1 && seen[i][0] == LimitState::Normal, qPrintable(states));
+                    continue;
+                }
+                const bool isNumeric = std::holds_alternative<mdb::NumericLimits>(def->parameters[i].limits);
+                // Two periods: 8 transitions (numbers) or 4 (states), give or take the one the phase cuts.
+                const std::size_t transitions = seen[i].size() - 1;
+                QVERIFY2(transitions >= (isNumeric ? 7u : 3u) && transitions <= (isNumeric ? 9u : 5u), qPrintable(states));
+                for (std::size_t j = 1; j < seen[i].size(); ++j) {
+                    const auto a = seen[i][j - 1], b = seen[i][j];
+                    const bool yellow = b == LimitState::YellowLow || b == LimitState::YellowHigh;
+                    const bool red = b == LimitState::RedLow || b == LimitState::RedHigh;
+                    // Numbers step one band at a time: normal <-> yellow <-> red.
+                    if (isNumeric)
+                        QVERIFY2(yellow || (red && a != LimitState::Normal) || (b == LimitState::Normal && a != LimitState::RedLow
+                                                                               && a != LimitState::RedHigh),
+                                 qPrintable(states));
+                    else
+                        QVERIFY2(b == LimitState::Normal || b == LimitState::Unexpected, qPrintable(states));
+                }
+            }
+        }
+        QVERIFY(numeric >= 45);
+        QCOMPARE(exercised - numeric, std::size_t{12}); // Packet5's enumerations with expected states
     }
 
 private:

@@ -3,6 +3,7 @@
 //
 //   telestation-perf [--tests 1,2,...] [--seconds S] [--quick] [--out DIR] ...   the eight tests
 //   telestation-perf endurance --duration 2m [--out DIR] ...                     the endurance run
+//   telestation-perf limits [--rate MBPS] [--rounds N] [--wait-idle LOAD] ...   limit transitions (issue 14)
 //   telestation-perf agent --listen ADDRESS:PORT                                 runs stations for a
 //       telestation-perf on another machine given --station HOST:PORT
 #include "core/common/command_line.hpp"
@@ -29,7 +30,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kProgram = "telestation-perf";
-constexpr int kExitFailed = 3; // a test found no loss-free rate, or the endurance run failed
+constexpr int kExitFailed = 3; // a test found no loss-free rate, the endurance run failed, limits not met
 
 // The local time as "2026-11-25 09:10" for reports, or "20261125-091000" for directory names.
 std::string now(bool forFileName = false)
@@ -236,11 +237,109 @@ int runEnduranceCommand(int argc, char** argv)
     return result.passed ? 0 : kExitFailed;
 }
 
+int runLimitsCommand(int argc, char** argv)
+{
+    CommandLine cli(std::string(kProgram) + " limits",
+                    "What limit transitions cost the processing thread (issue 14): test 5's configuration at one rate, "
+                    "twice per round — (a) every Packet5 parameter with limits kept within them, (b) each crossing its "
+                    "yellow and red limits and back every second — with the processor thread's CPU time per million "
+                    "packets, its rise from (a) to (b), loss and the events raised. Exit 0 when nothing was lost and "
+                    "the median rise is under --max-rise, 3 when not.");
+    addCommonOptions(cli);
+    cli.addOption("rate", "MBPS", "Aggregate rate (default " + rateNumber(kLimitsDefaultMbps)
+                                      + ": test 5's highest loss-free rate when issue 14 was measured; docs/PERFORMANCE.md).");
+    cli.addOption("seconds", "S", "Sending time per run (default 25).");
+    cli.addOption("rounds", "N", "Rounds of the two runs (default 3).");
+    cli.addOption("period", "S", "Run (b) crosses the limits and comes back every S seconds (default 1).");
+    cli.addOption("max-rise", "PERCENT", "The target for the median rise of the processor's CPU per packet (default 5).");
+    cli.addOption("wait-idle", "LOAD", "Before each round wait until the 1-minute load average is at most LOAD and the "
+                                       "machine was at most --idle-busy busy over 3 s (default: do not wait).");
+    cli.addOption("idle-busy", "PERCENT", "With --wait-idle: the busy share of the machine's CPUs allowed (default 15).");
+    cli.addOption("idle-timeout", "D", "With --wait-idle: go on anyway after this long (default 15m).");
+    if (const auto exit = cli.parseOrExit(argc, argv))
+        return *exit;
+    LimitsOptions options;
+    const auto rate = cli.number("rate", kLimitsDefaultMbps);
+    const auto seconds = cli.number("seconds", 25);
+    const auto rounds = cli.integer("rounds", 3);
+    const auto period = cli.number("period", 1);
+    const auto maxRise = cli.number("max-rise", 5);
+    const auto idleLoad = cli.number("wait-idle", -1);
+    const auto idleBusy = cli.number("idle-busy", 15);
+    const auto idleTimeout = parseDuration(cli.value("idle-timeout", "15m"));
+    if (!rate || !seconds || !rounds || !period || !maxRise || !idleLoad || !idleBusy || *rate <= 0 || *seconds <= 0
+        || *rounds < 1 || *period <= 0 || (cli.isSet("wait-idle") && *idleLoad < 0) || *idleBusy <= 0) {
+        std::fprintf(stderr, "%s limits: --rate, --seconds, --period, --wait-idle and --idle-busy take numbers above zero, "
+                             "--rounds a whole number >= 1, --max-rise a number\n", kProgram);
+        return 2;
+    }
+    if (!idleTimeout) {
+        std::fprintf(stderr, "%s limits: --idle-timeout takes a duration such as 90s, 2m or 1h\n", kProgram);
+        return 2;
+    }
+    options.mbps = *rate;
+    options.rounds = static_cast<int>(*rounds);
+    options.periodSeconds = *period;
+    options.maxRisePercent = *maxRise;
+    options.idleLoad = *idleLoad;
+    options.idleBusyPercent = *idleBusy;
+    options.idleTimeoutSeconds = *idleTimeout;
+    Common common;
+    if (const int rc = setUpCommon(cli, common); rc != 0)
+        return rc;
+    common.run.seconds = *seconds;
+    options.run = common.run;
+
+    LimitsReport report;
+    report.options = options;
+    report.date = now();
+    report.machine = machineText();
+    report.kernel = kernelText();
+    report.command = commandText(argc, argv, "limits");
+    std::string error;
+    report.test = selectTests("process", error)->front();
+    {
+        auto db = mdb::loadDatabase(common.run.mdb.empty() ? trainingDatabasePath().string() : common.run.mdb);
+        report.plan = planLimitExercise(*db->findPacket(common.run.packetName), options.periodSeconds); // checked by setUpCommon
+    }
+    std::printf("%s limits %s — %s; %s\nresults in %s\n%zu parameters of %s exercised", kProgram, report.date.c_str(),
+                report.machine.c_str(), report.kernel.c_str(), common.out.c_str(), report.plan.exercised.size(),
+                common.run.packetName.c_str());
+    for (const auto& x : report.plan.excluded)
+        std::printf("; not %s (%s)", x.parameter.c_str(), x.reason.c_str());
+    std::printf("\n\n");
+    std::fflush(stdout);
+    const auto host = makeHost(cli, common.run);
+    if (!host) {
+        cleanUp(common);
+        return 1;
+    }
+    error = runLimits(*host, report, [](const std::string& line) {
+        std::printf("%s\n", line.c_str());
+        std::fflush(stdout);
+    });
+    if (!error.empty()) {
+        std::fprintf(stderr, "%s limits: %s\n", kProgram, error.c_str());
+        cleanUp(common);
+        return 1;
+    }
+    const std::string md = limitsMarkdown(report);
+    std::printf("\n%s", md.c_str());
+    const bool saved = save(common.out / "limits.md", md) && save(common.out / "limits.json", limitsJson(report).dump(2) + "\n")
+        && save(common.out / "limits.csv", limitsCsv(report));
+    std::printf("\nwritten: %s/limits.md, limits.json, limits.csv\n", common.out.c_str());
+    cleanUp(common);
+    if (!saved)
+        return 1;
+    return report.passed() ? 0 : kExitFailed;
+}
+
 int runSuiteCommand(int argc, char** argv)
 {
     CommandLine cli(kProgram, "TReK Release 1's eight performance tests on this machine: for each, the highest aggregate "
                               "rate with 100% delivery, beside TReK's PC-933 figures and this machine's references. "
-                              "'telestation-perf endurance --help' for the endurance run.");
+                              "'telestation-perf endurance --help' for the endurance run, 'telestation-perf limits --help' for "
+                              "issue 14's limit transitions.");
     addCommonOptions(cli);
     cli.addOption("tests", "LIST", "Tests by number or name: 1-8, passthru, record, forward, record-forward, process, "
                                    "process-record-forward, passthru-record-forward, typical (default: all).");
@@ -416,5 +515,7 @@ int main(int argc, char** argv)
         return runEnduranceCommand(argc - 1, argv + 1);
     if (argc > 1 && std::strcmp(argv[1], "agent") == 0)
         return runAgentCommand(argc - 1, argv + 1);
+    if (argc > 1 && std::strcmp(argv[1], "limits") == 0)
+        return runLimitsCommand(argc - 1, argv + 1);
     return runSuiteCommand(argc, argv);
 }

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
+#include <map>
 #include <sstream>
 #include <system_error>
 
@@ -165,6 +166,15 @@ double machineBusySeconds()
     return double(user + nice + system + irq + softirq + steal) / double(::sysconf(_SC_CLK_TCK));
 }
 
+double machineBusyPercent(double seconds)
+{
+    const double before = machineBusySeconds();
+    const auto start = Clock::now();
+    sleepMs(static_cast<int>(seconds * 1000));
+    const double cpus = std::max(1u, std::thread::hardware_concurrency());
+    return 100 * (machineBusySeconds() - before) / (cpus * std::max(secondsSince(start), 1e-3));
+}
+
 double selfCpuSeconds()
 {
     rusage usage{};
@@ -194,6 +204,29 @@ UdpErrors udpErrors()
     return {};
 }
 
+// User + system CPU seconds from /proc/PID/stat or /proc/PID/task/TID/stat: the command name is in
+// parentheses and may hold spaces; fields 14 and 15 (utime, stime, in clock ticks) follow the closing
+// parenthesis as fields 12 and 13.
+namespace {
+std::optional<double> statCpuSeconds(const fs::path& statFile)
+{
+    const std::string stat = readFile(statFile);
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos)
+        return std::nullopt;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string field;
+    unsigned long long utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && (fields >> field); ++i) {
+        if (i == 14)
+            utime = std::strtoull(field.c_str(), nullptr, 10);
+        if (i == 15)
+            stime = std::strtoull(field.c_str(), nullptr, 10);
+    }
+    return double(utime + stime) / double(::sysconf(_SC_CLK_TCK));
+}
+} // namespace
+
 std::optional<ProcessSample> sampleProcess(pid_t pid)
 {
     const fs::path proc = fs::path("/proc") / std::to_string(pid);
@@ -211,23 +244,42 @@ std::optional<ProcessSample> sampleProcess(pid_t pid)
         if (!found)
             return std::nullopt;
     }
-    // /proc/PID/stat: the command name is in parentheses and may hold spaces; fields 14 and 15
-    // (utime, stime, in clock ticks) follow the closing parenthesis as fields 12 and 13.
-    const std::string stat = readFile(proc / "stat");
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos)
+    const auto cpu = statCpuSeconds(proc / "stat");
+    if (!cpu)
         return std::nullopt;
-    std::istringstream fields(stat.substr(close + 2));
-    std::string field;
-    unsigned long long utime = 0, stime = 0;
-    for (int i = 3; i <= 15 && (fields >> field); ++i) {
-        if (i == 14)
-            utime = std::strtoull(field.c_str(), nullptr, 10);
-        if (i == 15)
-            stime = std::strtoull(field.c_str(), nullptr, 10);
-    }
-    sample.cpuSeconds = double(utime + stime) / double(::sysconf(_SC_CLK_TCK));
+    sample.cpuSeconds = *cpu;
     return sample;
+}
+
+std::map<std::string, double> threadCpuSeconds(pid_t pid)
+{
+    std::map<std::string, double> out;
+    std::error_code ec;
+    const fs::path tasks = fs::path("/proc") / std::to_string(pid) / "task";
+    for (fs::directory_iterator task(tasks, ec), end; !ec && task != end; task.increment(ec)) {
+        std::string name = readFile(task->path() / "comm");
+        while (!name.empty() && name.back() == '\n')
+            name.pop_back();
+        // schedstat's first field: nanoseconds on a CPU, exact; stat's ticks where it is missing.
+        std::optional<double> seconds;
+        std::istringstream schedstat(readFile(task->path() / "schedstat"));
+        unsigned long long ns = 0;
+        if (schedstat >> ns)
+            seconds = double(ns) / 1e9;
+        else
+            seconds = statCpuSeconds(task->path() / "stat");
+        if (!name.empty() && seconds) // a thread that ended meanwhile has neither
+            out[name] += *seconds;
+    }
+    return out;
+}
+
+double loadAverage()
+{
+    std::ifstream loadavg("/proc/loadavg");
+    double oneMinute = 0;
+    loadavg >> oneMinute;
+    return oneMinute;
 }
 
 // ---- Child ----------------------------------------------------------------------------------------

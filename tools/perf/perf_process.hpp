@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -54,6 +55,9 @@ private:
 // process's own: what other programs used during a run is the difference, a measure of its noise.
 [[nodiscard]] double machineBusySeconds();
 [[nodiscard]] double selfCpuSeconds();
+// How busy the machine is: the share of all its CPUs busy over the next `seconds` (waits that long),
+// in percent.
+[[nodiscard]] double machineBusyPercent(double seconds);
 
 // The machine's UDP error counters (/proc/net/snmp): receive-buffer and send-buffer errors.
 struct UdpErrors {
@@ -68,6 +72,11 @@ struct ProcessSample {
     double cpuSeconds = 0;
 };
 [[nodiscard]] std::optional<ProcessSample> sampleProcess(pid_t pid);
+// The CPU seconds of each of a process's threads so far, summed by thread name ("ts-processor"; the
+// station names its threads): from /proc/PID/task/TID/schedstat (nanoseconds), else stat (ticks).
+[[nodiscard]] std::map<std::string, double> threadCpuSeconds(pid_t pid);
+// The machine's load average over the last minute (/proc/loadavg).
+[[nodiscard]] double loadAverage();
 
 struct Exit {
     int code = -1;          // exit status, or 128 + signal; -1 when unknown (SIGCHLD ignored: reaped by the kernel)

@@ -6,15 +6,14 @@
 
 namespace telestation::perf {
 
-namespace {
-
-// A number with `decimals` digits after the point.
 std::string fixed(double value, int decimals)
 {
     char text[64];
     std::snprintf(text, sizeof text, "%.*f", decimals, value);
     return text;
 }
+
+namespace {
 
 std::string ratio(double ours, double theirs)
 {
@@ -152,6 +151,16 @@ std::string suiteMarkdown(const SuiteReport& report)
     return md;
 }
 
+Json runJson(const RunResult& run)
+{
+    return {{"askedMbps", run.askedMbps}, {"mbps", run.mbps}, {"packetsPerSecond", run.packetsPerSecond},
+            {"seconds", run.sendSeconds}, {"ok", run.ok}, {"failure", run.failure}, {"sent", run.sent},
+            {"received", run.received}, {"processed", run.processed}, {"stationCpuPercent", run.stationCpuPercent()},
+            {"simCpuPercent", run.simCpuPercent()}, {"retrievedPerSecond", run.retrievedPerSecond()},
+            {"decodedPerSecond", run.decodedPerSecond()}, {"otherCpuPercent", run.otherCpuPercent}, {"note", run.note},
+            {"threadCpuSeconds", run.threadCpu}, {"events", toJson(run.events)}};
+}
+
 Json suiteJson(const SuiteReport& report)
 {
     Json j;
@@ -174,11 +183,7 @@ Json suiteJson(const SuiteReport& report)
                   {"lossyMbps", r.lossyMbps}, {"error", r.error}};
         Json runs = Json::array();
         for (const RunResult& run : r.runs)
-            runs.push_back({{"askedMbps", run.askedMbps}, {"mbps", run.mbps}, {"packetsPerSecond", run.packetsPerSecond},
-                            {"ok", run.ok}, {"failure", run.failure}, {"sent", run.sent}, {"received", run.received},
-                            {"stationCpuPercent", run.stationCpuPercent()}, {"simCpuPercent", run.simCpuPercent()},
-                            {"retrievedPerSecond", run.retrievedPerSecond()}, {"decodedPerSecond", run.decodedPerSecond()},
-                            {"otherCpuPercent", run.otherCpuPercent}, {"note", run.note}});
+            runs.push_back(runJson(run));
         t["runs"] = runs;
         if (r.best)
             t["best"] = {{"mbps", r.best->mbps}, {"packetsPerSecond", r.best->packetsPerSecond},
@@ -228,6 +233,159 @@ std::string enduranceMarkdown(const EnduranceOptions& options, const EnduranceRe
         + fixed(options.maxRssGrowthPercent, 0) + " %) |\n";
     md += "| station CPU, mean | " + fixed(r.meanCpuPercent, 1) + " % of one core |\n";
     return md;
+}
+
+namespace {
+
+// "process queue drops 461257" of "process queue drops 461257, processed ..." (the JSON has it all).
+std::string firstClause(const std::string& failure)
+{
+    const auto comma = failure.find(", ");
+    return comma == std::string::npos ? failure : failure.substr(0, comma) + ", ...";
+}
+
+std::string signedPercent(double value)
+{
+    return (value >= 0 ? "+" : "") + fixed(value, 2) + "%";
+}
+
+// The runs of a round in the order they ran.
+std::vector<std::pair<const char*, const LimitsRun*>> runsInOrder(const LimitsRound& r)
+{
+    std::pair<const char*, const LimitsRun*> a{"a", &r.within}, b{"b", &r.crossing};
+    return r.crossingFirst ? std::vector{b, a} : std::vector{a, b};
+}
+
+std::string exercisedText(const LimitPlan& plan)
+{
+    std::size_t numeric = 0, states = 0, yellowAndRed = 0;
+    for (const auto& e : plan.exercised) {
+        (e.states ? states : numeric) += 1;
+        yellowAndRed += !e.states && e.yellow && e.red ? 1 : 0;
+    }
+    std::string out = grouped(double(numeric)) + " with numeric limits (" + (yellowAndRed == numeric ? "each" : grouped(double(yellowAndRed)))
+        + " from within into yellow, red, yellow and back" + (yellowAndRed == numeric ? "" : ", the others as far as their fields go")
+        + ") and " + grouped(double(states)) + " enumerations with expected states (into an unexpected state and back)";
+    if (!plan.excluded.empty()) {
+        out += "; not exercised:";
+        for (const auto& x : plan.excluded)
+            out += " " + x.parameter + " (" + x.reason + ")";
+    }
+    return out;
+}
+
+} // namespace
+
+std::string limitsMarkdown(const LimitsReport& report)
+{
+    const LimitsOptions& o = report.options;
+    std::string md;
+    md += "## telestation-perf limits, " + report.date + "\n\n";
+    md += "- Machine: " + report.machine + "; " + report.kernel + "\n- Command: `" + report.command + "`\n";
+    md += "- Test " + std::to_string(report.test->number) + "'s configuration (" + std::to_string(report.streams)
+        + " streams of " + o.run.packetName + ", process entire packet, API consumers `" + report.test->consume + "`) at "
+        + grouped(o.mbps) + " Mbit/s, " + rateNumber(o.run.seconds) + " s of sending per run, " + std::to_string(o.rounds)
+        + " rounds of two runs (their order alternating): (a) every " + o.run.packetName
+        + " parameter with limits in force kept within them, (b) each crossing them and back every "
+        + rateNumber(o.periodSeconds) + " s — " + exercisedText(report.plan) + ".\n";
+    md += "- Processor CPU: the `ts-processor` thread's CPU time (/proc/PID/task/TID/schedstat) once the station had "
+          "processed every packet it received, per million packets processed; the rise is (b) against (a) of the same "
+          "round. Limit events: `limitViolation` + `limitCleared` as the station reported them (storm summaries counted "
+          "for the events they stand for). Lost: sent and not processed.\n";
+    if (o.idleLoad >= 0)
+        md += "- Before each round the tool waited until the 1-minute load average was at most " + fixed(o.idleLoad, 2)
+            + " and at most " + fixed(o.idleBusyPercent, 0) + "% of the machine busy over 3 s (before the second run, the latter only).\n";
+    md += "\n| round | run | load | sent | received | lost | delivery | limit events | parameters out of limits | "
+          "alarm events | ts-processor CPU s | s per million packets | rise | ts-events CPU s | other programs' CPU |\n";
+    md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const LimitsRound& round : report.rounds)
+        for (const auto& [key, run] : runsInOrder(round)) {
+            const RunResult& r = run->run;
+            const bool crossing = run == &round.crossing;
+            md += "| " + std::to_string(round.number) + " | (" + key + ") " + (crossing ? "crossing" : "within") + " | "
+                + fixed(run->loadBefore, 2) + " | " + grouped(double(r.sent)) + " | " + grouped(double(r.received)) + " | "
+                + grouped(double(run->lost())) + " | " + (run->nothingLost() ? "100%" : "**LOSS**: " + firstClause(r.failure))
+                + (r.events.unreported ? " (" + grouped(double(r.events.unreported)) + " events unreported)" : "") + " | "
+                + grouped(double(r.events.limitTransitions())) + " | "
+                + grouped(double(r.events.parametersInViolation.size())) + " | " + grouped(double(r.events.of("alarm")))
+                + " | " + fixed(run->processorCpu(), 3) + " | " + fixed(run->processorCpuPerMillion(), 4) + " | "
+                + (crossing ? signedPercent(round.risePercent()) : "") + " | " + fixed(run->eventsCpu(), 3) + " | "
+                + fixed(r.otherCpuPercent, 0) + "% |\n";
+        }
+    std::string rises;
+    for (const LimitsRound& round : report.rounds)
+        rises += (rises.empty() ? "" : ", ") + signedPercent(round.risePercent());
+    md += "\n- Rise of the processor's CPU time per packet, median of " + std::to_string(report.rounds.size()) + " rounds: **"
+        + signedPercent(report.medianRisePercent()) + "** (rounds: " + rises + "); target under "
+        + fixed(o.maxRisePercent, 0) + "%.\n";
+    md += "- Nothing lost: **" + std::string(report.nothingLost() ? "yes" : "no") + "**.\n";
+    md += "- Exercised as planned (every (b) run saw all " + grouped(double(report.plan.exercised.size() * report.streams))
+        + " parameters of its streams out of limits, no (a) run any): **"
+        + (report.exercisedAsPlanned() ? "yes" : "no") + "**.\n";
+    md += "- Result: **" + std::string(report.passed() ? "met" : "not met") + "**.\n";
+    return md;
+}
+
+Json limitsJson(const LimitsReport& report)
+{
+    const LimitsOptions& o = report.options;
+    Json exercised = Json::array(), excluded = Json::array(), rounds = Json::array();
+    for (const auto& e : report.plan.exercised)
+        exercised.push_back({{"parameter", e.parameter}, {"limits", e.states ? "states" : "numeric"}, {"yellow", e.yellow},
+                             {"red", e.red}});
+    for (const auto& x : report.plan.excluded)
+        excluded.push_back({{"parameter", x.parameter}, {"reason", x.reason}});
+    const auto runOf = [](const LimitsRun& run) {
+        Json j = runJson(run.run);
+        j["lost"] = run.lost();
+        j["nothingLost"] = run.nothingLost();
+        j["limitEvents"] = run.run.events.limitTransitions();
+        j["processorCpuSeconds"] = run.processorCpu();
+        j["processorCpuSecondsPerMillionPackets"] = run.processorCpuPerMillion();
+        j["eventsCpuSeconds"] = run.eventsCpu();
+        j["loadBefore"] = run.loadBefore;
+        j["waitedSeconds"] = run.waitedSeconds;
+        return j;
+    };
+    for (const LimitsRound& r : report.rounds)
+        rounds.push_back({{"round", r.number}, {"order", r.crossingFirst ? "b,a" : "a,b"}, {"within", runOf(r.within)},
+                          {"crossing", runOf(r.crossing)}, {"risePercent", r.risePercent()}});
+    return {{"date", report.date}, {"machine", report.machine}, {"kernel", report.kernel}, {"command", report.command},
+            {"test", report.test->number}, {"streams", report.streams}, {"consume", report.test->consume},
+            {"packet", o.run.packetName}, {"mbps", o.mbps}, {"secondsPerRun", o.run.seconds},
+            {"periodSeconds", o.periodSeconds}, {"maxRisePercent", o.maxRisePercent}, {"idleLoad", o.idleLoad},
+            {"exercised", exercised}, {"excluded", excluded}, {"rounds", rounds},
+            {"medianRisePercent", report.medianRisePercent()}, {"nothingLost", report.nothingLost()},
+            {"exercisedAsPlanned", report.exercisedAsPlanned()}, {"passed", report.passed()}};
+}
+
+std::string limitsCsv(const LimitsReport& report)
+{
+    std::string csv = "round,run,position,load_before,mbps,seconds,sent,received,processed,lost,delivered,limit_violations,"
+                      "limit_cleared,parameters_out_of_limits,alarm_events,event_lines,events_unreported,"
+                      "processor_cpu_s,processor_cpu_s_per_million_packets,rise_percent,events_cpu_s,station_cpu_s,"
+                      "sim_cpu_s,other_cpu_percent\n";
+    for (const LimitsRound& round : report.rounds) {
+        int position = 0;
+        for (const auto& [key, run] : runsInOrder(round)) {
+            const RunResult& r = run->run;
+            const bool crossing = run == &round.crossing;
+            const std::vector<std::string> fields = {
+                std::to_string(round.number), crossing ? "crossing" : "within", std::to_string(++position),
+                fixed(run->loadBefore, 2), fixed(r.mbps, 1), fixed(r.sendSeconds, 3), std::to_string(r.sent),
+                std::to_string(r.received), std::to_string(r.processed), std::to_string(run->lost()),
+                run->nothingLost() ? "yes" : "no", std::to_string(r.events.of("limitViolation")),
+                std::to_string(r.events.of("limitCleared")), std::to_string(r.events.parametersInViolation.size()),
+                std::to_string(r.events.of("alarm")), std::to_string(r.events.lines), std::to_string(r.events.unreported),
+                fixed(run->processorCpu(), 6), fixed(run->processorCpuPerMillion(), 6),
+                crossing ? fixed(round.risePercent(), 3) : "", fixed(run->eventsCpu(), 6), fixed(r.stationCpu, 3),
+                fixed(r.simCpu, 3), fixed(r.otherCpuPercent, 1)};
+            for (std::size_t i = 0; i < fields.size(); ++i)
+                csv += (i ? "," : "") + fields[i];
+            csv += '\n';
+        }
+    }
+    return csv;
 }
 
 } // namespace telestation::perf

@@ -4,6 +4,7 @@
 
 #include "tools/perf/perf_chart.hpp"
 #include "tools/perf/perf_endurance.hpp"
+#include "tools/perf/perf_limits.hpp"
 #include "tools/perf/perf_reference.hpp"
 #include "tools/perf/perf_suite.hpp"
 
@@ -31,7 +32,18 @@ struct SuiteReport {
 [[nodiscard]] std::string enduranceMarkdown(const EnduranceOptions& options, const EnduranceResult& result,
                                             const std::string& machine, const std::string& date, const std::string& command);
 
+// One run as the JSON files give it: rates, counts, failure, CPU (the station's threads by name), events.
+[[nodiscard]] Json runJson(const RunResult& run);
+
+// telestation-perf limits: a table with a row per run and the verdict; the same as JSON, and as CSV
+// (a line per run).
+[[nodiscard]] std::string limitsMarkdown(const LimitsReport& report);
+[[nodiscard]] Json limitsJson(const LimitsReport& report);
+[[nodiscard]] std::string limitsCsv(const LimitsReport& report);
+
 // "1 234 567" — thousands apart, as the tables print them.
 [[nodiscard]] std::string grouped(double value);
+// A number with `decimals` digits after the point.
+[[nodiscard]] std::string fixed(double value, int decimals);
 
 } // namespace telestation::perf

@@ -20,8 +20,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The last complete line of the station's --stats-out file: its received count so far.
-std::optional<std::uint64_t> receivedSoFar(const fs::path& statsFile)
+struct Progress {
+    std::uint64_t received = 0, processed = 0;
+    friend bool operator==(const Progress&, const Progress&) = default;
+};
+
+// The last complete line of the station's --stats-out file: its counts so far.
+std::optional<Progress> progressSoFar(const fs::path& statsFile)
 {
     std::string text = readFile(statsFile);
     while (!text.empty() && text.back() != '\n') // a line still being written
@@ -33,19 +38,20 @@ std::optional<std::uint64_t> receivedSoFar(const fs::path& statsFile)
     const Json j = Json::parse(start == std::string::npos ? text : text.substr(start + 1), nullptr, false);
     if (j.is_discarded() || !j.contains("totals"))
         return std::nullopt;
-    return u64(member(j, "totals"), "packetsReceived");
+    const Json& totals = member(j, "totals");
+    return Progress{u64(totals, "packetsReceived"), u64(totals, "packetsProcessed")};
 }
 
-// Waits until the station has received `expected` packets, or its count has not moved for 1.5 s (the
-// rest was lost; a starved station can pause that long).
+// Waits until the station has received `expected` packets and processed what it received, or its
+// counts have not moved for 1.5 s (the rest was lost; a starved station can pause that long).
 void waitForCatchUp(const fs::path& statsFile, std::uint64_t expected)
 {
-    std::uint64_t last = 0;
+    Progress last;
     auto lastChange = Clock::now();
     const auto deadline = Clock::now() + std::chrono::seconds(30);
     while (Clock::now() < deadline) {
-        const auto now = receivedSoFar(statsFile);
-        if (now && *now >= expected)
+        const auto now = progressSoFar(statsFile);
+        if (now && now->received >= expected && now->processed >= now->received)
             return;
         if (now && *now != last) {
             last = *now;
@@ -196,7 +202,8 @@ std::string LocalStationHost::start(const std::string& tag, Json profile, const 
     std::vector<std::string> args = {(m_options.binDir / "telestation").string(), "--headless", "--profile",
         (m_dir / "profile.json").string(), "--duration", rateNumber(safetySeconds), "--summary-out",
         (m_dir / "station.json").string(), "--stats-out", (m_dir / "stats.jsonl").string(), "--stats-interval", "0.1",
-        "--quiet", "--recordings", m_recordings.string(), "--log-dir", (m_dir / "logs").string()};
+        "--quiet", "--recordings", m_recordings.string(), "--log-dir", (m_dir / "logs").string(), "--events-out",
+        (m_dir / "events.jsonl").string()};
     if (!consume.empty())
         args.insert(args.end(), {"--consume", consume});
     if (!m_options.mdb.empty())
@@ -230,7 +237,7 @@ std::optional<StationSample> LocalStationHost::sample()
     const auto s = sampleProcess(m_station->pid());
     if (!s)
         return std::nullopt;
-    return StationSample{s->rssBytes, s->cpuSeconds, receivedSoFar(m_dir / "stats.jsonl").value_or(0)};
+    return StationSample{s->rssBytes, s->cpuSeconds, progressSoFar(m_dir / "stats.jsonl").value_or(Progress{}).received};
 }
 
 std::string LocalStationHost::stop(std::uint64_t expected, StationOutcome& out)
@@ -239,6 +246,7 @@ std::string LocalStationHost::stop(std::uint64_t expected, StationOutcome& out)
     if (!m_station)
         return "no station is running";
     waitForCatchUp(m_dir / "stats.jsonl", expected);
+    out.threadCpu = threadCpuSeconds(m_station->pid()); // while the threads still run: they end on SIGINT
     m_station->sendSignal(SIGINT);
     const auto exit = m_station->wait(120);
     m_station.reset(); // kills it if it did not stop
@@ -249,6 +257,7 @@ std::string LocalStationHost::stop(std::uint64_t expected, StationOutcome& out)
     out.wallSeconds = exit->wallSeconds;
     out.out = readFile(m_dir / "station.out");
     out.err = readFile(m_dir / "station.err");
+    out.events = tallyEvents(readFile(m_dir / "events.jsonl"));
     out.summary = Json::parse(readFile(m_dir / "station.json"), nullptr, false);
     if (out.summary.is_discarded())
         out.summary = Json();
@@ -376,6 +385,10 @@ std::string RemoteStationHost::stop(std::uint64_t expected, StationOutcome& out)
     out.summary = member(*reply, "summary");
     out.out = reply->value("out", std::string());
     out.err = reply->value("err", std::string());
+    for (const auto& [name, seconds] : member(*reply, "threads").items())
+        if (seconds.is_number())
+            out.threadCpu[name] = seconds.get<double>();
+    out.events = eventTallyFromJson(member(*reply, "events"));
     return {};
 }
 
@@ -441,7 +454,7 @@ void serveConnection(int fd, const RunOptions& options, const std::string& bindA
             const auto e = host.stop(request.value("expected", std::uint64_t{0}), out);
             reply = e.empty() ? Json{{"ok", true}, {"exit", out.exitCode}, {"cpuSeconds", out.cpuSeconds},
                                      {"wallSeconds", out.wallSeconds}, {"summary", out.summary}, {"out", out.out},
-                                     {"err", out.err}}
+                                     {"err", out.err}, {"threads", out.threadCpu}, {"events", toJson(out.events)}}
                               : failure(e);
             std::printf("agent: stop: %s\n", e.empty() ? ("exit " + std::to_string(out.exitCode)).c_str() : e.c_str());
         } else if (op == "disk") {

@@ -6,7 +6,8 @@
 //
 //   {"op":"start","tag":T,"profile":{...},"consume":C,"safetySeconds":S}  -> {"ok":true,"ports":[...]}
 //   {"op":"sample"}                          -> {"ok":true,"rssBytes":R,"cpuSeconds":C,"received":N}
-//   {"op":"stop","expected":N}               -> {"ok":true,"exit":E,"cpuSeconds":C,"wallSeconds":W,"summary":{...},"out":"...","err":"..."}
+//   {"op":"stop","expected":N}               -> {"ok":true,"exit":E,"cpuSeconds":C,"wallSeconds":W,"summary":{...},"out":"...","err":"...",
+//                                                "threads":{"ts-processor":S,...},"events":{...}}
 //   {"op":"disk"}                            -> {"ok":true,"disk":{...}}       (the recording directory's write rate)
 //   {"op":"address"}                         -> {"ok":true,"peer":"10.0.0.5"}  (this machine's address as the agent sees it)
 //
@@ -17,6 +18,7 @@
 #include "tools/perf/perf_reference.hpp"
 #include "tools/perf/perf_suite.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,10 @@ struct StationOutcome {
     double cpuSeconds = 0, wallSeconds = 0;
     Json summary;          // the station's --summary-out
     std::string out, err;  // its stdout (the summary table and consumer lines) and stderr
+    // Each thread's CPU seconds by name ("ts-processor"), taken once the station had processed every
+    // packet it received, before it was stopped.
+    std::map<std::string, double> threadCpu;
+    EventTally events;
 };
 
 struct StationSample {

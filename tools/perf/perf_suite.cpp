@@ -240,7 +240,8 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
     run = RunResult{};
     run.test = &test;
     run.askedMbps = aggregateMbps;
-    const std::string tag = "test" + std::to_string(test.number) + "-" + rateText(aggregateMbps);
+    const std::string tag = "test" + std::to_string(test.number) + "-" + rateText(aggregateMbps)
+        + (options.label.empty() ? "" : "-" + options.label);
     const fs::path dir = options.workDir / tag;
     if (auto e = freshDirectory(dir); !e.empty())
         return e;
@@ -260,13 +261,16 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
 
     // The simulator: one stream per station stream, the aggregate rate spread equally.
     Json scenario = {{"streams", Json::array()}};
-    for (std::size_t i = 0; i < test.streams.size(); ++i)
-        scenario["streams"].push_back(
-            {{"name", test.streams[i].name},
-             {"destination", "udp://" + host.stationAddress() + ":" + std::to_string(ports.at(i))},
-             {"rate", rateText(aggregateMbps / double(test.streams.size()))},
-             {"mix", Json::array({{{"packet", options.packetName}, {"weight", 1}}})},
-             {"seed", i + 1}});
+    for (std::size_t i = 0; i < test.streams.size(); ++i) {
+        Json stream = {{"name", test.streams[i].name},
+                       {"destination", "udp://" + host.stationAddress() + ":" + std::to_string(ports.at(i))},
+                       {"rate", rateText(aggregateMbps / double(test.streams.size()))},
+                       {"mix", Json::array({{{"packet", options.packetName}, {"weight", 1}}})},
+                       {"seed", i + 1}};
+        if (!options.generators.is_null())
+            stream["generators"] = options.generators;
+        scenario["streams"].push_back(std::move(stream));
+    }
     Child sim;
     if (auto e = startSimulator(options, dir, scenario, options.seconds, sim); !e.empty())
         return e;
@@ -296,6 +300,8 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
         return e;
     run.stationExit = outcome.exitCode;
     run.stationCpu = outcome.cpuSeconds;
+    run.threadCpu = outcome.threadCpu;
+    run.events = outcome.events;
     if (host.local()) {
         const double others = machineBusySeconds() - busyBefore - (selfCpuSeconds() - selfBefore) - run.stationCpu - run.simCpu;
         run.otherCpuPercent = std::max(0.0, 100 * others / std::max(outcome.wallSeconds, 1e-3));
@@ -314,6 +320,7 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
     const Json& summary = outcome.summary;
     const Json& totals = member(summary, "totals");
     run.received = u64(totals, "packetsReceived");
+    run.processed = u64(totals, "packetsProcessed");
     run.decoded = u64(totals, "parametersDecoded");
 
     // Where packets went missing, in the order of the pipeline.
@@ -353,7 +360,7 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
     addProblem(f, "malformed", u64(totals, "malformed"));
     addProblem(f, "record errors", u64(totals, "recordErrors"));
     addProblem(f, "forward errors", u64(totals, "forwardErrors"));
-    addMismatch(f, "processed", u64(totals, "packetsProcessed"), run.received);
+    addMismatch(f, "processed", run.processed, run.received);
     addMismatch(f, "parameters decoded", run.decoded, processedEntirely * options.parametersPerPacket);
     addMismatch(f, "recorded", u64(totals, "packetsRecorded"), recordable);
     addMismatch(f, "forwarded", u64(totals, "packetsForwarded"), forwardable);

@@ -6,11 +6,13 @@
 #pragma once
 
 #include "tools/perf/perf_process.hpp"
+#include "tools/perf/perf_events.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,6 +62,8 @@ struct RunOptions {
     Json queues;                     // the profile's "queues"; null = the defaults
     double seconds = 3;              // sending time per run
     bool keep = false;               // keep each run's directory
+    Json generators;                 // every simulated stream's "generators" (docs/simulator.md); null = the defaults
+    std::string label;               // added to each run's directory name ("" = none)
 };
 
 struct RunResult {
@@ -73,8 +77,10 @@ struct RunResult {
     double sendSeconds = 0, mbps = 0, packetsPerSecond = 0;
     // Station
     int stationExit = -1;
-    std::uint64_t received = 0, decoded = 0, retrieved = 0; // retrieved: parameters the consumers took
+    std::uint64_t received = 0, processed = 0, decoded = 0, retrieved = 0; // retrieved: parameters the consumers took
     double stationCpu = 0, simCpu = 0;                       // seconds
+    std::map<std::string, double> threadCpu;                 // the station's threads by name, seconds
+    EventTally events;                                       // what the station reported
     double otherCpuPercent = 0;                              // other programs during the run (100 = one core)
     [[nodiscard]] double retrievedPerSecond() const { return sendSeconds > 0 ? double(retrieved) / sendSeconds : 0; }
     [[nodiscard]] double decodedPerSecond() const { return sendSeconds > 0 ? double(decoded) / sendSeconds : 0; }
