@@ -7,6 +7,12 @@
 // The 1,000 parameters: the training mission has 145, so the benchmark adds "Bulk" (APID 50), a packet of
 // 1,000 16-bit parameters (every tenth with limits), to a copy of the training database.
 //
+// --alarms-and-events (issue 14): the event log and the alarm list side by side at the bottom, both visible,
+// and every Packet5 parameter with limits driven across its red limits (a sine of 4..8 s, or a state
+// cycle through unexpected states), so that the alarm list holds many alarms that change several times
+// a second and the event log takes their limit events. --plots N (1 to 4) draws fewer plots of 4 curves:
+// the plot display redraws all its plots in one turn, so this says how much of the lateness that is.
+//
 // Run under Xvfb for the real X11 path (xvfb-run -a -s "-screen 0 1920x1080x24" build/release/bin/
 // bench_gui_latency), or with QT_QPA_PLATFORM=offscreen; the platform in use is printed.
 #include "core/common/command_line.hpp"
@@ -21,8 +27,12 @@
 #include "ui/displays/parameter_plot.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/main_window.hpp"
+#include "ui/models/alarm_list_model.hpp"
+#include "ui/models/event_log_model.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/session/station_session.hpp"
+#include "ui/widgets/alarm_list_dock.hpp"
+#include "ui/widgets/event_log_dock.hpp"
 
 #include <QApplication>
 #include <QJsonArray>
@@ -34,7 +44,9 @@
 #include <qwt_plot_canvas.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -85,10 +97,10 @@ QJsonObject valueSpec(const QString& stream)
     return {{"type", "values"}, {"title", "1,000 values"}, {"rawHex", false}, {"rows", rows}};
 }
 
-QJsonObject plotSpec(const QString& stream, const QStringList& parameters, double window)
+QJsonObject plotSpec(const QString& stream, const QStringList& parameters, double window, int plotCount)
 {
     QJsonArray plots;
-    for (int p = 0; p < 4; ++p) {
+    for (int p = 0; p < plotCount; ++p) {
         QJsonArray curves;
         for (int c = 0; c < 4 && p * 4 + c < parameters.size(); ++c)
             curves.append(QJsonObject{{"stream", stream}, {"parameter", parameters[p * 4 + c]},
@@ -96,6 +108,39 @@ QJsonObject plotSpec(const QString& stream, const QStringList& parameters, doubl
         plots.append(QJsonObject{{"title", QStringLiteral("Plot %1").arg(p + 1)}, {"curves", curves}});
     }
     return {{"type", "plot"}, {"title", "16 curves"}, {"window", window}, {"plots", plots}};
+}
+
+// Generators that take every Packet5 parameter with limits across them, several times a second: numeric
+// limits by a sine 30 % wider than the red band (or the yellow band where red is open), enumerations
+// with expected states by a quick state cycle (which includes the unexpected states).
+std::map<std::string, sim::GeneratorSpec> packet5OutOfLimits(const mdb::MissionDatabase& db)
+{
+    std::map<std::string, sim::GeneratorSpec> generators;
+    const mdb::PacketDef* def = db.findPacket("Packet5");
+    if (!def)
+        return generators;
+    std::size_t index = 0;
+    for (const auto& p : def->parameters) {
+        sim::GeneratorSpec spec;
+        if (const auto* limits = std::get_if<mdb::NumericLimits>(&p.limits); limits && limits->enabled) {
+            const double low = std::isfinite(limits->redLow) ? limits->redLow : limits->yellowLow;
+            const double high = std::isfinite(limits->redHigh) ? limits->redHigh : limits->yellowHigh;
+            if (!std::isfinite(low) || !std::isfinite(high))
+                continue;
+            spec.kind = sim::GeneratorKind::Sine;
+            spec.offset = (low + high) / 2;
+            spec.amplitude = std::max(1.0, 1.3 * (high - low) / 2);
+            spec.period = 4.0 + static_cast<double>(index % 5);
+        } else if (const auto* states = std::get_if<mdb::StateLimits>(&p.limits); states && states->enabled) {
+            spec.kind = sim::GeneratorKind::StateCycle;
+            spec.period = 2.0 + static_cast<double>(index % 3);
+        } else {
+            continue;
+        }
+        ++index;
+        generators[def->name + "." + p.name] = spec;
+    }
+    return generators;
 }
 
 } // namespace
@@ -110,7 +155,10 @@ int main(int argc, char** argv)
     cli.addOption("warmup", "S", "Seconds before measuring (default 3).");
     cli.addOption("probe-ms", "MS", "The probe timer's interval (default 5).");
     cli.addOption("window", "S", "The plot's time window (default 60).");
+    cli.addOption("plots", "N", "Plots in the plot display, 4 curves each, 1 to 4 (default 4): what one refresh draws.");
     cli.addOption("screenshot", "FILE", "Save the window as PNG at the end.");
+    cli.addFlag("alarms-and-events", "Show the event log and the alarm list side by side, with every Packet5 parameter that "
+                                     "has limits driven across them (issue 14).");
     if (const auto exit = cli.parseOrExit(argc, argv))
         return *exit;
     const auto rate = cli.number("rate", 100000);
@@ -118,6 +166,12 @@ int main(int argc, char** argv)
     const auto warmup = cli.number("warmup", 3);
     const auto probeMs = cli.integer("probe-ms", 5);
     const auto window = cli.number("window", 60);
+    const auto plotCount = cli.integer("plots", 4);
+    if (!plotCount || *plotCount < 1 || *plotCount > 4) {
+        std::fprintf(stderr, "%s: --plots takes 1 to 4\n", kProgram);
+        return 2;
+    }
+    const int curveCount = static_cast<int>(*plotCount) * 4;
     if (!rate || !seconds || !warmup || !probeMs || !window || *rate <= 0 || *seconds <= 0 || *warmup < 0 ||
         *probeMs <= 0 || *window <= 0) {
         std::fprintf(stderr, "%s: --rate, --seconds, --probe-ms and --window take numbers above zero, --warmup >= 0\n",
@@ -160,16 +214,24 @@ int main(int argc, char** argv)
     mainWindow.resize(1920, 1080);
     mainWindow.show();
     ui::DisplayDock* values = mainWindow.openDisplay(valueSpec(QStringLiteral("bench")));
-    ui::DisplayDock* plot = mainWindow.openDisplay(plotSpec(QStringLiteral("bench"), plotParameters(db), *window));
+    ui::DisplayDock* plot = mainWindow.openDisplay(plotSpec(QStringLiteral("bench"), plotParameters(db), *window, curveCount / 4));
     auto* valueDisplay = values ? qobject_cast<ui::ValueDisplay*>(values->display()) : nullptr;
     auto* parameterPlot = plot ? qobject_cast<ui::ParameterPlot*>(plot->display()) : nullptr;
     if (!valueDisplay || !parameterPlot || valueDisplay->model()->rowCount() != kBulkParameters ||
-        parameterPlot->curves().size() != 16) {
+        static_cast<int>(parameterPlot->curves().size()) != curveCount) {
         std::fprintf(stderr, "%s: the displays did not open as specified\n", kProgram);
         return 1;
     }
     // Side by side, so that both are visible (and therefore refreshing) at once.
     mainWindow.splitDockWidget(values, plot, Qt::Horizontal);
+    const bool alarmsAndEvents = cli.isSet("alarms-and-events");
+    if (alarmsAndEvents) {
+        // They start tabbed, the alarm list behind: side by side instead, so that both refresh.
+        mainWindow.removeDockWidget(mainWindow.alarmList());
+        mainWindow.addDockWidget(Qt::BottomDockWidgetArea, mainWindow.alarmList(), Qt::Horizontal);
+        mainWindow.alarmList()->show();
+        mainWindow.eventLog()->show();
+    }
     bench::PaintCounter paints;
     for (auto* canvas : parameterPlot->findChildren<QwtPlotCanvas*>())
         canvas->installEventFilter(&paints);
@@ -182,6 +244,8 @@ int main(int argc, char** argv)
     simConfig.mix = {{"Packet5", 10},         {"HK_Status", 30},   {"Spectrometer_LE", 20}, {"GNC_State", 30},
                      {"Diag_Power", 5},       {"Diag_Thermal", 4}, {"Bulk", 1}};
     simConfig.rate = sim::Rate{sim::Rate::Unit::PacketsPerSecond, *rate};
+    if (alarmsAndEvents)
+        simConfig.generators = packet5OutOfLimits(db);
     auto simulator = sim::SimStream::create(simConfig, db);
     if (!simulator) {
         std::fprintf(stderr, "%s: simulator: %s\n", kProgram, simulator.error().toString().c_str());
@@ -192,7 +256,10 @@ int main(int argc, char** argv)
     double guiCpu0 = 0, processCpu0 = 0;
     long frames0 = 0;
     stats::StationSnapshot first;
+    bool alarmsPolling = false, eventsPolling = false;
     QTimer::singleShot(static_cast<int>(*warmup * 1000), [&] {
+        alarmsPolling = mainWindow.alarmList()->isPolling();
+        eventsPolling = mainWindow.eventLog()->isPolling();
         guiCpu0 = bench::threadCpuSeconds();
         processCpu0 = bench::processCpuSeconds();
         frames0 = paints.frames;
@@ -200,6 +267,20 @@ int main(int argc, char** argv)
         probe.measure();
     });
     QTimer::singleShot(static_cast<int>((*warmup + *seconds) * 1000), [&] { QApplication::quit(); });
+    // How long the plot's and the value display's refreshes take (each refresh measures itself): read at
+    // every probe tick, taken when it changed. A refresh runs in one turn of the event loop, so the
+    // longest of them bound the lateness from below.
+    std::vector<double> plotRefreshMs, valueRefreshMs;
+    plotRefreshMs.reserve(8192);
+    valueRefreshMs.reserve(8192);
+    probe.onTick([&] {
+        const double plotMs = parameterPlot->plotDisplay()->lastRefreshMs();
+        if (plotRefreshMs.empty() || plotMs != plotRefreshMs.back())
+            plotRefreshMs.push_back(plotMs);
+        const double valueMs = valueDisplay->lastRefreshMs();
+        if (valueRefreshMs.empty() || valueMs != valueRefreshMs.back())
+            valueRefreshMs.push_back(valueMs);
+    });
     probe.start();
     (*simulator)->start();
     QApplication::exec();
@@ -234,15 +315,25 @@ int main(int argc, char** argv)
     std::printf("platform            %s\n", qPrintable(QGuiApplication::platformName()));
     std::printf("load                %.0f packets/s received (asked %.0f), %.2f M parameters/s decoded\n", pps, *rate,
                 parametersPerSecond / 1e6);
-    std::printf("displays            value display %d rows (%d with a value), plot 16 curves (largest history %zu points, "
+    std::printf("displays            value display %d rows (%d with a value), plot %d curves (largest history %zu points, "
                 "%.1f frames/s)\n",
-                valueDisplay->model()->rowCount(), rowsWithValue, largestHistory,
+                valueDisplay->model()->rowCount(), rowsWithValue, curveCount, largestHistory,
                 static_cast<double>(frames) / elapsed / std::max(1, parameterPlot->plotDisplay()->plotCount()));
+    if (alarmsAndEvents)
+        std::printf("alarms and events   %zu Packet5 parameters across their limits; alarm list %d rows, event log %d rows "
+                    "(polling: alarms %s, events %s)\n",
+                    simConfig.generators.size(), mainWindow.alarmList()->model()->rowCount(),
+                    mainWindow.eventLog()->model()->rowCount(),
+                    alarmsPolling ? "yes" : "NO", eventsPolling ? "yes" : "NO");
     std::printf("probe               %zu ticks of %lld ms over %.1f s\n", lateness.size(),
                 static_cast<long long>(*probeMs), elapsed);
     std::printf("lateness (ms)       p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n", percentile(lateness, 0.5),
                 percentile(lateness, 0.9), percentile(lateness, 0.99), percentile(lateness, 0.999),
                 bench::maximum(lateness));
+    std::printf("refresh (ms)        plot (all its plots in one turn) p50 %.2f  p99 %.2f  max %.2f;  values p50 %.2f  "
+                "p99 %.2f  max %.2f\n",
+                percentile(plotRefreshMs, 0.5), percentile(plotRefreshMs, 0.99), bench::maximum(plotRefreshMs),
+                percentile(valueRefreshMs, 0.5), percentile(valueRefreshMs, 0.99), bench::maximum(valueRefreshMs));
     std::printf("cpu                 GUI thread %.0f%%, whole process %.0f%% (of one core)\n", 100 * guiCpu / elapsed,
                 100 * processCpu / elapsed);
     std::printf("delivery            sent %llu, received %llu, %s\n",

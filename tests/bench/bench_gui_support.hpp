@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <ctime>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -77,8 +78,14 @@ public:
                 m_lateness.push_back(
                     std::max<double>(0, static_cast<double>(now - m_lastTickNs) * 1e-6 - static_cast<double>(m_intervalMs)));
             m_lastTickNs = now;
+            if (m_measuring && m_onTick)
+                m_onTick();
         });
     }
+
+    // Called at each tick while measuring, after the tick's lateness is recorded (a look at what the
+    // GUI did meanwhile; keep it to a few reads).
+    void onTick(std::function<void()> f) { m_onTick = std::move(f); }
 
     void start()
     {
@@ -109,6 +116,7 @@ private:
     qint64 m_lastTickNs = -1;
     bool m_measuring = false;
     std::vector<double> m_lateness;
+    std::function<void()> m_onTick;
 };
 
 // One stream `streamName` on udp://127.0.0.1:0 over the mission database `mdbPath`, every packet type

@@ -3,6 +3,7 @@
 #include "core/api/consumer.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/pipeline/station.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -15,7 +16,6 @@
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSignalBlocker>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -211,9 +211,9 @@ PacketView::PacketView(pipeline::Station& station, SnapshotFeed& snapshots, cons
     layout->addWidget(m_status);
     layout->addWidget(m_message);
 
-    m_timer = new QTimer(this);
-    m_timer->setInterval(1000 / kRefreshHz);
-    connect(m_timer, &QTimer::timeout, this, [this] {
+    m_timer = new PhasedTimer(std::chrono::milliseconds(1000 / kRefreshHz), this);
+    m_timer->skipWhileUnseen(this); // a tab behind another takes nothing; it catches up when in front
+    connect(m_timer, &PhasedTimer::timeout, this, [this] {
         if (!isVisible()) { // hideEvent stops the timer; this is the belt to its braces
             m_timer->stop();
             unsubscribe();

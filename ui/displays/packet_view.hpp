@@ -35,7 +35,6 @@
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
-class QTimer;
 
 namespace telestation::pipeline {
 class Station;
@@ -45,6 +44,8 @@ class PacketSubscription;
 }
 
 namespace telestation::ui {
+
+class PhasedTimer;
 
 class PacketView : public QWidget {
     Q_OBJECT
@@ -138,7 +139,7 @@ private:
     QPlainTextEdit* m_dump = nullptr;
     QLabel* m_status = nullptr;
     QLabel* m_message = nullptr;
-    QTimer* m_timer = nullptr;
+    PhasedTimer* m_timer = nullptr;
 };
 
 } // namespace telestation::ui

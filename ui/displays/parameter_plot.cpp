@@ -4,6 +4,7 @@
 #include "core/pipeline/station.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/plotting/plot_theme.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QComboBox>
 #include <QCompleter>
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -101,9 +101,9 @@ ParameterPlot::ParameterPlot(pipeline::Station& station, QWidget* parent)
     layout->addWidget(m_plot, 1);
     m_message->hide();
 
-    m_timer = new QTimer(this);
-    m_timer->setInterval(1000 / kPollHz);
-    connect(m_timer, &QTimer::timeout, this, [this] { poll(); });
+    // Polls also while out of sight: the histories must not miss samples (drawing is what stops).
+    m_timer = new PhasedTimer(std::chrono::milliseconds(1000 / kPollHz), this);
+    connect(m_timer, &PhasedTimer::timeout, this, [this] { poll(); });
     m_timer->start();
 }
 

@@ -24,7 +24,6 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QTimer;
 
 namespace telestation::pipeline {
 class Station;
@@ -35,6 +34,8 @@ class ParameterSubscription;
 }
 
 namespace telestation::ui {
+
+class PhasedTimer;
 
 class ParameterPlot : public QWidget {
     Q_OBJECT
@@ -88,7 +89,7 @@ private:
     QComboBox* m_axisCombo = nullptr;
     QLineEdit* m_nameEdit = nullptr;
     QLabel* m_message = nullptr;
-    QTimer* m_timer = nullptr;
+    PhasedTimer* m_timer = nullptr;
 
     std::vector<CurveSpec> m_curves;
     std::vector<std::string> m_plotTitles;

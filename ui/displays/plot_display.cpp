@@ -8,6 +8,7 @@
 #include "ui/plotting/time_axis.hpp"
 #include "ui/plotting/time_panner.hpp"
 #include "ui/plotting/time_zoomer.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -16,7 +17,6 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -90,10 +90,11 @@ PlotDisplay::PlotDisplay(QWidget* parent) : QWidget(parent)
     m_splitter->setChildrenCollapsible(false);
     layout->addWidget(m_splitter, 1);
 
-    m_refreshTimer = new QTimer(this);
+    m_refreshTimer = new PhasedTimer(std::chrono::milliseconds(m_baseIntervalMs), this);
     m_refreshTimer->setObjectName(QStringLiteral("plotRefreshTimer"));
-    m_refreshTimer->setInterval(m_baseIntervalMs);
-    connect(m_refreshTimer, &QTimer::timeout, this, [this] { refresh(); });
+    // Behind another tab nothing is drawn (the histories keep filling); in front it draws at once.
+    m_refreshTimer->skipWhileUnseen(this);
+    connect(m_refreshTimer, &PhasedTimer::timeout, this, [this] { refresh(); });
 
     updateLiveRange();
     addPlot();

@@ -28,13 +28,14 @@ class QComboBox;
 class QLabel;
 class QLayout;
 class QSplitter;
-class QTimer;
 class QToolButton;
 class QwtPlot;
 class QwtPlotCurve;
 class QwtPlotMarker;
 
 namespace telestation::ui {
+
+class PhasedTimer;
 
 class PlotDisplay : public QWidget {
     Q_OBJECT
@@ -131,7 +132,7 @@ private:
     QToolButton* m_autoscaleButton = nullptr;
     QToolButton* m_legendButton = nullptr;
     QLabel* m_statusLabel = nullptr;
-    QTimer* m_refreshTimer = nullptr;
+    PhasedTimer* m_refreshTimer = nullptr;
 
     TimeRange m_view;
     double m_window = kDefaultTimeWindowSeconds;

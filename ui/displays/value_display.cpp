@@ -2,6 +2,7 @@
 
 #include "core/pipeline/station.hpp"
 #include "ui/models/value_table_model.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QAction>
 #include <QComboBox>
@@ -15,7 +16,6 @@
 #include <QMenu>
 #include <QSettings>
 #include <QTableView>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -129,9 +129,9 @@ ValueDisplay::ValueDisplay(pipeline::Station& station, QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_messageLabel);
 
-    m_timer = new QTimer(this);
-    m_timer->setInterval(1000 / kRefreshHz);
-    connect(m_timer, &QTimer::timeout, this, &ValueDisplay::refresh);
+    m_timer = new PhasedTimer(std::chrono::milliseconds(1000 / kRefreshHz), this);
+    m_timer->skipWhileUnseen(this); // a tab behind another takes nothing; it catches up when in front
+    connect(m_timer, &PhasedTimer::timeout, this, &ValueDisplay::refresh);
 
     const QSettings settings;
     const bool hex = settings.value(kRawFormatKey, kHex).toString() != kDecimal;

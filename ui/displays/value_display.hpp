@@ -20,7 +20,6 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QTableView;
-class QTimer;
 class QToolButton;
 
 namespace telestation::pipeline {
@@ -28,6 +27,8 @@ class Station;
 }
 
 namespace telestation::ui {
+
+class PhasedTimer;
 
 class ValueTableModel;
 
@@ -93,7 +94,7 @@ private:
     QToolButton* m_removeButton = nullptr;
     QToolButton* m_hexButton = nullptr;
     QLabel* m_messageLabel = nullptr;
-    QTimer* m_timer = nullptr;
+    PhasedTimer* m_timer = nullptr;
     double m_lastRefreshMs = 0;
 };
 

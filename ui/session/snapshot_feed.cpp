@@ -36,8 +36,7 @@ private:
 
 SnapshotFeed::SnapshotFeed(Source source, QObject* parent) : QObject(parent), m_source(std::move(source))
 {
-    m_timer.setInterval(kInterval);
-    connect(&m_timer, &QTimer::timeout, this, &SnapshotFeed::tick);
+    connect(&m_timer, &PhasedTimer::timeout, this, &SnapshotFeed::tick);
 }
 
 void SnapshotFeed::start()

@@ -13,9 +13,9 @@
 #include "core/stats/cpu_meter.hpp"
 #include "core/stats/rate_tracker.hpp"
 #include "core/stats/snapshot.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QObject>
-#include <QTimer>
 
 #include <chrono>
 #include <cstdint>
@@ -64,7 +64,7 @@ Q_SIGNALS:
 
 private:
     Source m_source;
-    QTimer m_timer;
+    PhasedTimer m_timer{kInterval};
     stats::RateTracker m_rates;
     stats::CpuMeter m_cpu;
     SharedSnapshot m_latest;

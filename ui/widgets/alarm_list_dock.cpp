@@ -129,8 +129,8 @@ AlarmListDock::AlarmListDock(StationSession& session, QWidget* parent)
             refresh(true);
     });
 
-    m_timer.setInterval(AlarmWatch::kPollInterval);
-    connect(&m_timer, &QTimer::timeout, this, [this] { refresh(); });
+    m_timer.skipWhileUnseen(this); // a minimised window keeps the dock "visible"
+    connect(&m_timer, &PhasedTimer::timeout, this, [this] { refresh(); });
     connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible) {
             m_timer.stop();

@@ -12,9 +12,9 @@
 
 #include "ui/models/alarm_list_model.hpp"
 #include "ui/session/alarm_watch.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QDockWidget>
-#include <QTimer>
 
 #include <chrono>
 #include <cstdint>
@@ -76,7 +76,7 @@ private:
     [[nodiscard]] QString listedText() const;
 
     StationSession& m_session;
-    QTimer m_timer;
+    PhasedTimer m_timer{AlarmWatch::kPollInterval};
     AlarmWatch m_watch;
 
     AlarmListModel* m_model = nullptr;

@@ -15,8 +15,8 @@ AlarmStatusLabel::AlarmStatusLabel(StationSession& session, QWidget* parent)
     setObjectName(QStringLiteral("alarmStatusLabel"));
     setCursor(Qt::PointingHandCursor);
     setToolTip(tr("Unacknowledged alarms by severity; click for the alarm list"));
-    m_timer.setInterval(AlarmWatch::kPollInterval);
-    connect(&m_timer, &QTimer::timeout, this, &AlarmStatusLabel::poll);
+    m_timer.skipWhileUnseen(this); // a minimised window keeps the label "visible"
+    connect(&m_timer, &PhasedTimer::timeout, this, &AlarmStatusLabel::poll);
     connect(&m_session, &StationSession::stationChanged, this, &AlarmStatusLabel::refresh);
     refresh();
 }

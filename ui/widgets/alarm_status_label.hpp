@@ -8,9 +8,9 @@
 
 #include "core/events/alarm.hpp"
 #include "ui/session/alarm_watch.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QLabel>
-#include <QTimer>
 
 namespace telestation::ui {
 
@@ -42,7 +42,7 @@ private:
     void showCounts(const events::AlarmCounts& counts);
 
     StationSession& m_session;
-    QTimer m_timer;
+    PhasedTimer m_timer{AlarmWatch::kPollInterval};
     AlarmWatch m_watch;
 };
 

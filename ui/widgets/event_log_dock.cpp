@@ -148,8 +148,8 @@ EventLogDock::EventLogDock(EventSource source, QWidget* parent, std::size_t capa
     connect(m_live, &QPushButton::clicked, this, &EventLogDock::showLive);
     connect(m_exportRange, &QPushButton::clicked, this, &EventLogDock::exportRangeWithDialog);
 
-    m_timer.setInterval(kPollInterval);
-    connect(&m_timer, &QTimer::timeout, this, &EventLogDock::poll);
+    m_timer.skipWhileUnseen(this); // tabbed behind the alarm list: no polling; it catches up in front
+    connect(&m_timer, &PhasedTimer::timeout, this, &EventLogDock::poll);
     setArchive({});
     updateStatus();
 }

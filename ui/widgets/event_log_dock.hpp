@@ -18,9 +18,9 @@
 #include "core/pipeline/station.hpp"
 #include "ui/models/event_history.hpp"
 #include "ui/models/event_log_model.hpp"
+#include "ui/session/phased_timer.hpp"
 
 #include <QDockWidget>
-#include <QTimer>
 
 #include <chrono>
 #include <cstdint>
@@ -111,7 +111,7 @@ private:
     void updateArchiveStatus();
 
     EventSource m_source;
-    QTimer m_timer;
+    PhasedTimer m_timer{kPollInterval};
     std::uint64_t m_polls = 0;
 
     EventLogModel* m_model = nullptr;

@@ -6,6 +6,7 @@
 #include "core/record/playback.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/text/number_format.hpp"
+#include "ui/session/phased_timer.hpp"
 #include "ui/session/station_session.hpp"
 
 #include <QCheckBox>
@@ -24,7 +25,6 @@
 #include <QPushButton>
 #include <QSet>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -204,9 +204,9 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     layout->addWidget(controls);
     layout->addWidget(progress);
 
-    m_listTimer = new QTimer(this);
-    m_listTimer->setInterval(kListIntervalMs);
-    connect(m_listTimer, &QTimer::timeout, this, [this] {
+    m_listTimer = new PhasedTimer(std::chrono::milliseconds(kListIntervalMs), this);
+    m_listTimer->skipWhileUnseen(this); // tabbed behind the mission browser: no listing
+    connect(m_listTimer, &PhasedTimer::timeout, this, [this] {
         if (isVisible())
             refresh();
         else

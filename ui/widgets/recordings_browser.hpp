@@ -30,7 +30,6 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableView;
-class QTimer;
 class QVBoxLayout;
 
 namespace telestation::pipeline {
@@ -38,6 +37,8 @@ class Station;
 }
 
 namespace telestation::ui {
+
+class PhasedTimer;
 
 class RecordingsModel;
 class StationSession;
@@ -152,7 +153,7 @@ private:
     QVBoxLayout* m_progressLayout = nullptr;
     QLabel* m_noPlayback = nullptr;
     std::vector<ProgressRow> m_rows;
-    QTimer* m_listTimer = nullptr;
+    PhasedTimer* m_listTimer = nullptr;
 };
 
 } // namespace telestation::ui
