@@ -545,6 +545,27 @@ void MainWindow::keepFrameOnScreen()
     setGeometry(available.marginsRemoved(frame));
 }
 
+// Which layout the window opened with, and why: the first thing to look at when an operator says the
+// window came up cut off or not as they left it.
+void MainWindow::logLayoutChoice(const QRect& savedFrame, bool fits, bool restored) const
+{
+    const auto text = [](const QRect& r) {
+        return QStringLiteral("%1x%2 at %3,%4").arg(r.width()).arg(r.height()).arg(r.x()).arg(r.y()).toStdString();
+    };
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    const std::string available = s ? text(s->availableGeometry()) : std::string("no screen");
+    const char* const maximised = (windowState() & Qt::WindowMaximized) ? ", maximised" : "";
+    if (restored)
+        spdlog::info("window: the last session's layout ({}; screen {})", text(savedFrame), available);
+    else if (!savedFrame.isValid())
+        spdlog::info("window: first-start layout on the screen's available {}{}", available, maximised);
+    else if (!fits)
+        spdlog::info("window: the last session's layout ({}) does not fit the screen's available {}; first-start layout{}",
+                     text(savedFrame), available, maximised);
+    else
+        spdlog::warn("window: the last session's dock layout could not be read; first-start layout on {}{}", available, maximised);
+}
+
 void MainWindow::saveLayout() const
 {
     QSettings settings;
@@ -588,9 +609,7 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
     }
     if (!restored)
         placeOnScreen();
-    if (savedFrame.isValid() && !restored)
-        spdlog::info("window: the last session's layout ({}x{} at {},{}) does not fit the screen; first-start layout",
-                     savedFrame.width(), savedFrame.height(), savedFrame.x(), savedFrame.y());
+    logLayoutChoice(savedFrame, fits, restored);
     if (!restored) {
         // First start: displays take most of the width, the mission database a sixth (its tree would
         // otherwise ask for room its columns do not need), the streams and packet tables the rest.

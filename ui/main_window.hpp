@@ -98,6 +98,7 @@ private:
     [[nodiscard]] static bool fitsScreen(const QRect& frame); // inside one screen's available area
     void placeOnScreen();
     void keepFrameOnScreen();
+    void logLayoutChoice(const QRect& savedFrame, bool fits, bool restored) const;
     void connectSession();
     void connectViews();
     void stationAboutToChange();
