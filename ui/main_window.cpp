@@ -684,7 +684,7 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
             if (auto* browser = findChild<QDockWidget*>(QStringLiteral("missionDock")))
                 resizeDocks({browser}, {width() / 6}, Qt::Horizontal);
             // The event log and alarms below: a little over a fifth of the height (five rows at 1080 px,
-            // four at 768).
+            // two at 768, where the displays need the height more; the splitter gives the log more).
             resizeDocks({m_eventLog}, {std::max(170, height() * 22 / 100)}, Qt::Vertical);
         });
     }
