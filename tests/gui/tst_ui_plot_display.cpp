@@ -188,6 +188,17 @@ double columnsShowing(QWidget* canvas, const QColor& color)
     return total > 0 ? static_cast<double>(showing) / total : 0.0;
 }
 
+// Red at ±5.5, yellow at ±4: a sine of amplitude 6 crosses them all.
+mdb::NumericLimits temperatureLimits()
+{
+    mdb::NumericLimits limits;
+    limits.redLow = -5.5;
+    limits.yellowLow = -4;
+    limits.yellowHigh = 4;
+    limits.redHigh = 5.5;
+    return limits;
+}
+
 std::vector<Sample> sine(std::size_t count, double start, double step, double amplitude, double period)
 {
     std::vector<Sample> samples(count);
@@ -449,11 +460,7 @@ private slots:
         const int second = display.addPlot(QStringLiteral("Power"));
         QCOMPARE(display.plotCount(), 2);
         display.plot(0)->setTitle(QStringLiteral("Thermal"));
-        mdb::NumericLimits limits;
-        limits.redLow = -5.5;
-        limits.yellowLow = -4;
-        limits.yellowHigh = 4;
-        limits.redHigh = 5.5;
+        const mdb::NumericLimits limits = temperatureLimits();
         const int temperature = display.addCurve(0, QStringLiteral("TEMP_A"), kBlue, PlotDisplay::Axis::Left, limits);
         const int pressure = display.addCurve(0, QStringLiteral("PRESS"), kOrange, PlotDisplay::Axis::Right);
         const int voltage = display.addCurve(second, QStringLiteral("BUS_V"), kGreen);
@@ -533,11 +540,7 @@ private slots:
         // just crosses its red limits, so autoscale leaves them near the edges) is drawn inside, and
         // labels do not cover each other: three curves limited alike share one label per line.
         PlotDisplay display;
-        mdb::NumericLimits limits;
-        limits.redLow = -5.5;
-        limits.yellowLow = -4;
-        limits.yellowHigh = 4;
-        limits.redHigh = 5.5;
+        const mdb::NumericLimits limits = temperatureLimits();
         const int id = display.addCurve(0, QStringLiteral("TEMP_A"), kBlue, PlotDisplay::Axis::Left, limits);
         display.appendSamples(id, sine(6000, kEpoch, 0.01, 5.6, 10));
         for (const char* name : {"TEMP_B", "TEMP_C"})
