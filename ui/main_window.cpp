@@ -30,7 +30,9 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMoveEvent>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
@@ -514,8 +516,10 @@ bool MainWindow::fitsScreen(const QRect& frame)
     return screen && screen->availableGeometry().contains(frame);
 }
 
-// The first start's place: the whole available area of the window's screen, less the frame; below a
-// comfortable size, maximised.
+// The first start's place: the whole available area of the window's screen; below a comfortable size,
+// maximised. The window manager's frame is not known before the window is shown: the frame's corner goes
+// to the area's corner (move() places the frame), the size allows for a guessed frame, and
+// fitFrameToScreen() takes the rest of the area once the real frame is there.
 void MainWindow::placeOnScreen()
 {
     const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
@@ -523,26 +527,74 @@ void MainWindow::placeOnScreen()
         return;
     const QRect available = s->availableGeometry();
     if (available.width() < kComfortableScreen.width() || available.height() < kComfortableScreen.height()) {
+        m_fitFramePending = false;
         setGeometry(available);
         setWindowState(windowState() | Qt::WindowMaximized);
         return;
     }
-    setGeometry(available.marginsRemoved(kFrameGuess));
+    m_fitFramePending = true;
+    resize(available.size().shrunkBy(kFrameGuess));
+    move(available.topLeft());
 }
 
-// Once shown, the window manager's real frame is known: a first-start window whose frame sticks out of
-// the screen (a frame larger than guessed) is brought back inside.
-void MainWindow::keepFrameOnScreen()
+// Once the window manager has framed the first-start window, its frame takes exactly the screen's
+// available area: a frame larger than guessed would stick out (cut off at the bottom), a smaller one
+// would leave a gap. Without a window manager (no frame) the guess stays.
+void MainWindow::fitFrameToScreen()
 {
-    if (windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen))
+    if (!m_fitFramePending || !isVisible())
         return;
+    if (windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen)) {
+        m_fitFramePending = false;
+        return;
+    }
+    const QRect frame = frameGeometry();
+    const QRect inside = geometry();
+    const QMargins margins(inside.left() - frame.left(), inside.top() - frame.top(), frame.right() - inside.right(),
+                           frame.bottom() - inside.bottom());
     const QScreen* s = screen();
-    if (!s || s->availableGeometry().contains(frameGeometry()))
-        return;
-    const QRect available = s->availableGeometry();
-    const QMargins frame(geometry().left() - frameGeometry().left(), geometry().top() - frameGeometry().top(),
-                         frameGeometry().right() - geometry().right(), frameGeometry().bottom() - geometry().bottom());
-    setGeometry(available.marginsRemoved(frame));
+    if (!s || margins.isNull())
+        return; // not framed (yet)
+    m_fitFramePending = false;
+    const QRect wanted = s->availableGeometry().marginsRemoved(margins);
+    if (wanted != inside)
+        setGeometry(wanted);
+}
+
+void MainWindow::moveEvent(QMoveEvent* event)
+{
+    QMainWindow::moveEvent(event);
+    fitFrameToScreen(); // a window manager's frame arrives as a move of the window inside it
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    fitFrameToScreen();
+}
+
+// Which layout the window opened with, and why: the first thing to look at when an operator says the
+// window came up cut off or not as they left it.
+void MainWindow::logLayoutChoice(const QRect& savedFrame, bool fits, bool geometryRestored, bool stateRestored) const
+{
+    const auto text = [](const QRect& r) {
+        return QStringLiteral("%1x%2 at %3,%4").arg(r.width()).arg(r.height()).arg(r.x()).arg(r.y()).toStdString();
+    };
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    const std::string available = s ? text(s->availableGeometry()) : std::string("no screen");
+    const char* const maximised = (windowState() & Qt::WindowMaximized) ? ", maximised" : "";
+    if (geometryRestored)
+        spdlog::info("window: the last session's layout ({}; screen {})", text(savedFrame), available);
+    else if (stateRestored)
+        spdlog::info("window: the last session's docks; its window ({}) was for a screen of another size: the screen's "
+                     "available {}{}", text(savedFrame), available, maximised);
+    else if (!savedFrame.isValid())
+        spdlog::info("window: first-start layout on the screen's available {}{}", available, maximised);
+    else if (!fits)
+        spdlog::info("window: the last session's layout ({}) does not fit the screen's available {}; first-start layout{}",
+                     text(savedFrame), available, maximised);
+    else
+        spdlog::warn("window: the last session's dock layout could not be read; first-start layout on {}{}", available, maximised);
 }
 
 void MainWindow::saveLayout() const
@@ -581,16 +633,19 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
     const QRect savedFrame = settings.value(kFrameKey).toRect();
     const bool fits = fitsScreen(savedFrame);
     bool restored = false;
+    bool geometryRestored = false;
     if (fits) {
-        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        // Qt declines a geometry saved on a screen of another width (by more than a quarter): the window
+        // then keeps the first start's place, with the saved docks.
+        geometryRestored = restoreGeometry(settings.value(kGeometryKey).toByteArray());
         restored = restoreState(settings.value(kStateKey).toByteArray());
         m_splitter->restoreState(settings.value(kSplitterKey).toByteArray());
     }
     if (!restored)
         placeOnScreen();
-    if (savedFrame.isValid() && !restored)
-        spdlog::info("window: the last session's layout ({}x{} at {},{}) does not fit the screen; first-start layout",
-                     savedFrame.width(), savedFrame.height(), savedFrame.x(), savedFrame.y());
+    else if (geometryRestored)
+        m_fitFramePending = false; // the saved frame stands as it was
+    logLayoutChoice(savedFrame, fits, restored && geometryRestored, restored);
     if (!restored) {
         // First start: displays take most of the width, the mission database a sixth (its tree would
         // otherwise ask for room its columns do not need), the streams and packet tables the rest.
@@ -608,7 +663,7 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
         }
         // Sized once the window is shown and laid out: before that, the dock areas have no size to share.
         QTimer::singleShot(0, this, [this] {
-            keepFrameOnScreen();
+            fitFrameToScreen();
             QList<QDockWidget*> right;
             QList<int> widths, heights;
             int totalHeight = 0, totalWeight = 0;
@@ -629,7 +684,7 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
             if (auto* browser = findChild<QDockWidget*>(QStringLiteral("missionDock")))
                 resizeDocks({browser}, {width() / 6}, Qt::Horizontal);
             // The event log and alarms below: a little over a fifth of the height (five rows at 1080 px,
-            // four at 768).
+            // two at 768, where the displays need the height more; the splitter gives the log more).
             resizeDocks({m_eventLog}, {std::max(170, height() * 22 / 100)}, Qt::Vertical);
         });
     }

@@ -92,12 +92,15 @@ public Q_SLOTS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void moveEvent(QMoveEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void createMenus();
     [[nodiscard]] static bool fitsScreen(const QRect& frame); // inside one screen's available area
     void placeOnScreen();
-    void keepFrameOnScreen();
+    void fitFrameToScreen();
+    void logLayoutChoice(const QRect& savedFrame, bool fits, bool geometryRestored, bool stateRestored) const;
     void connectSession();
     void connectViews();
     void stationAboutToChange();
@@ -124,6 +127,7 @@ private:
     QLabel* m_missionLabel = nullptr;
     QLabel* m_streamsLabel = nullptr;
     QPointer<ValueDisplay> m_lastValues; // where activated parameters go
+    bool m_fitFramePending = false; // a first-start window waiting for its frame (fitFrameToScreen)
 };
 
 } // namespace telestation::ui

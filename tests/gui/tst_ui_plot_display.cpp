@@ -24,6 +24,8 @@
 #include <qwt_plot_canvas.h>
 #include <qwt_plot_curve.h>
 #include <qwt_plot_marker.h>
+#include <qwt_scale_div.h>
+#include <qwt_scale_map.h>
 
 #include <algorithm>
 #include <cmath>
@@ -184,6 +186,17 @@ double columnsShowing(QWidget* canvas, const QColor& color)
         }
     }
     return total > 0 ? static_cast<double>(showing) / total : 0.0;
+}
+
+// Red at ±5.5, yellow at ±4: a sine of amplitude 6 crosses them all.
+mdb::NumericLimits temperatureLimits()
+{
+    mdb::NumericLimits limits;
+    limits.redLow = -5.5;
+    limits.yellowLow = -4;
+    limits.yellowHigh = 4;
+    limits.redHigh = 5.5;
+    return limits;
 }
 
 std::vector<Sample> sine(std::size_t count, double start, double step, double amplitude, double period)
@@ -447,11 +460,7 @@ private slots:
         const int second = display.addPlot(QStringLiteral("Power"));
         QCOMPARE(display.plotCount(), 2);
         display.plot(0)->setTitle(QStringLiteral("Thermal"));
-        mdb::NumericLimits limits;
-        limits.redLow = -5.5;
-        limits.yellowLow = -4;
-        limits.yellowHigh = 4;
-        limits.redHigh = 5.5;
+        const mdb::NumericLimits limits = temperatureLimits();
         const int temperature = display.addCurve(0, QStringLiteral("TEMP_A"), kBlue, PlotDisplay::Axis::Left, limits);
         const int pressure = display.addCurve(0, QStringLiteral("PRESS"), kOrange, PlotDisplay::Axis::Right);
         const int voltage = display.addCurve(second, QStringLiteral("BUS_V"), kGreen);
@@ -522,6 +531,63 @@ private slots:
         QVERIFY2(columnsShowing(display.plot(0)->canvas(), kRedLimit) > 0.5, "the red limit lines are not drawn");
 
         QVERIFY(display.grab().save(QStringLiteral("/tmp/h-guiplot-display.png")));
+    }
+
+    void aSmallPlotKeepsItsLabelsApartAndInside()
+    {
+        // As small as a plot gets beside the tables on a 1366×768 screen: the value axis prints only as
+        // many labels as fit one above the other; a limit's label next to the canvas's edge (the curve
+        // just crosses its red limits, so autoscale leaves them near the edges) is drawn inside, and
+        // labels do not cover each other: three curves limited alike share one label per line.
+        PlotDisplay display;
+        const mdb::NumericLimits limits = temperatureLimits();
+        const int id = display.addCurve(0, QStringLiteral("TEMP_A"), kBlue, PlotDisplay::Axis::Left, limits);
+        display.appendSamples(id, sine(6000, kEpoch, 0.01, 5.6, 10));
+        for (const char* name : {"TEMP_B", "TEMP_C"})
+            display.appendSamples(display.addCurve(0, QString::fromLatin1(name), kGreen, PlotDisplay::Axis::Left, limits),
+                                  sine(6000, kEpoch, 0.01, 3, 7));
+        display.resize(420, 170);
+        display.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&display));
+        display.refresh();
+
+        const QwtPlot* plot = display.plot(0);
+        const int canvasHeight = plot->canvas()->height();
+        QVERIFY2(canvasHeight > 30 && canvasHeight < 130, qPrintable(QString::number(canvasHeight)));
+        const QList<double> ticks = plot->axisScaleDiv(QwtAxis::YLeft).ticks(QwtScaleDiv::MajorTick);
+        const int labelHeight = QFontMetrics(plot->axisFont(QwtAxis::YLeft)).height();
+        QVERIFY(ticks.size() >= 2);
+        QVERIFY2((ticks.size() - 1) * (labelHeight + 4) <= canvasHeight, // a few pixels between labels
+                 qPrintable(QStringLiteral("%1 labels of %2 px on a canvas of %3 px").arg(ticks.size()).arg(labelHeight).arg(canvasHeight)));
+
+        const QwtScaleMap map = plot->canvasMap(QwtAxis::YLeft);
+        QCOMPARE(display.limitLines(id).size(), std::size_t{4});
+        std::vector<std::pair<QRectF, QString>> labels;
+        for (int curve = 0; curve < display.curveCount(); ++curve) {
+            for (const QwtPlotMarker* line : display.limitLines(curve)) {
+                if (curve > 0) { // limited as TEMP_A: its label stands for them
+                    QVERIFY2(line->label().isEmpty(), qPrintable(line->label().text()));
+                    continue;
+                }
+                if (line->label().isEmpty())
+                    continue; // no room on either side
+                QVERIFY2(line->label().text().endsWith(QStringLiteral("(+2)")), qPrintable(line->label().text()));
+                const double y = map.transform(line->yValue());
+                const QSizeF size = line->label().textSize();
+                const bool above = (line->labelAlignment() & Qt::AlignTop) != 0;
+                const QRectF rect(0, above ? y - size.height() : y, size.width(), size.height());
+                QVERIFY2(rect.top() >= 0 && rect.bottom() <= canvasHeight,
+                         qPrintable(QStringLiteral("%1: label from %2 to %3 px, canvas %4 px")
+                                        .arg(line->label().text())
+                                        .arg(rect.top())
+                                        .arg(rect.bottom())
+                                        .arg(canvasHeight)));
+                for (const auto& [other, text] : labels)
+                    QVERIFY2(!other.intersects(rect), qPrintable(text + QStringLiteral(" covers ") + line->label().text()));
+                labels.emplace_back(rect, line->label().text());
+            }
+        }
+        QVERIFY(labels.size() >= 2); // the red lines' labels at least: next to the edges, inside
     }
 
     void decimationKeepsASpikeVisible()

@@ -5,7 +5,8 @@
 //
 // Each screen size is its own process: this program runs itself again on the offscreen platform with a
 // screen of that size (its `configfile` option), with the check as the test function to run, and a
-// settings directory of its own. Run directly (without TELESTATION_LAYOUT_SCREEN), a check skips.
+// settings directory of its own. Run directly (without TELESTATION_LAYOUT_SCREEN), a check skips. The
+// parent also reads the child's log: the window says which layout it chose.
 #include "tests/support/gui_session.hpp"
 #include "tests/support/test_paths.hpp"
 #include "ui/displays/display_dock.hpp"
@@ -71,6 +72,22 @@ QString text(const QRect& r)
     return QStringLiteral("%1x%2 at %3,%4").arg(r.width()).arg(r.height()).arg(r.x()).arg(r.y());
 }
 
+// A child's failures with their locations: its whole output would be cut short in the parent's message.
+QByteArray failuresIn(const QByteArray& output)
+{
+    QByteArray failures;
+    bool inFailure = false;
+    for (const QByteArray& line : output.split('\n')) {
+        if (line.startsWith("FAIL!"))
+            inFailure = true;
+        else if (!line.startsWith("   "))
+            inFailure = false;
+        if (inFailure)
+            failures += line + '\n';
+    }
+    return failures.isEmpty() ? output.right(2000) : failures;
+}
+
 // The window once its first-start sizing (a zero-time timer after show) has run.
 void showAndSettle(ui::MainWindow& window)
 {
@@ -96,13 +113,13 @@ private slots:
     void checkRestore();
 
 private:
-    static void runChild(const QSize& screen, const char* check);
-    static void runChildForRow(const char* check); // the data row's screen
+    static void runChild(const QSize& screen, const char* check, QByteArray* output);
+    static void runChildForRow(const char* check, QByteArray* output); // the data row's screen
     static bool isChild() { return screenWanted().isValid(); }
     static void requireScreen();
 };
 
-void TestWindowLayout::runChild(const QSize& screen, const char* check)
+void TestWindowLayout::runChild(const QSize& screen, const char* check, QByteArray* output)
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -123,9 +140,9 @@ void TestWindowLayout::runChild(const QSize& screen, const char* check)
     child.setProcessChannelMode(QProcess::MergedChannels);
     child.start(QCoreApplication::applicationFilePath(), {QString::fromLatin1(check)});
     QVERIFY(child.waitForFinished(120000));
-    const QByteArray out = child.readAll();
-    QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, out.constData());
-    QVERIFY2(out.contains("PASS   : TestWindowLayout::") && !out.contains("SKIP"), out.constData());
+    *output = child.readAll();
+    QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, failuresIn(*output).constData());
+    QVERIFY2(output->contains("PASS   : TestWindowLayout::") && !output->contains("SKIP"), output->right(2000).constData());
 }
 
 void TestWindowLayout::requireScreen()
@@ -145,7 +162,11 @@ void TestWindowLayout::firstStartFitsTheScreen_data()
 
 void TestWindowLayout::firstStartFitsTheScreen()
 {
-    runChildForRow("checkFirstStart");
+    QByteArray output;
+    runChildForRow("checkFirstStart", &output);
+    if (isChild() || QTest::currentTestFailed())
+        return;
+    QVERIFY2(output.contains("window: first-start layout on the screen's available"), output.right(2000).constData());
 }
 
 void TestWindowLayout::savedLayoutOnlyWhenItFits_data()
@@ -155,15 +176,22 @@ void TestWindowLayout::savedLayoutOnlyWhenItFits_data()
 
 void TestWindowLayout::savedLayoutOnlyWhenItFits()
 {
-    runChildForRow("checkRestore");
+    QByteArray output;
+    runChildForRow("checkRestore", &output);
+    if (isChild() || QTest::currentTestFailed())
+        return;
+    QVERIFY2(output.contains("window: the last session's layout ("), output.right(2000).constData());
+    QFETCH(QSize, screen);
+    if (screen.width() >= 1280 && screen.height() >= 720) // the larger screen's layout comes last
+        QVERIFY2(output.contains("does not fit the screen's available"), output.right(2000).constData());
 }
 
-void TestWindowLayout::runChildForRow(const char* check)
+void TestWindowLayout::runChildForRow(const char* check, QByteArray* output)
 {
     if (isChild())
         QSKIP("the parent's");
     QFETCH(QSize, screen);
-    runChild(screen, check);
+    runChild(screen, check, output);
 }
 
 void TestWindowLayout::checkFirstStart()

@@ -5,6 +5,7 @@
 #include "ui/plotting/aligned_legend.hpp"
 #include "ui/plotting/decimated_series.hpp"
 #include "ui/plotting/plot_theme.hpp"
+#include "ui/plotting/tick_spacing.hpp"
 #include "ui/plotting/time_axis.hpp"
 #include "ui/plotting/time_panner.hpp"
 #include "ui/plotting/time_zoomer.hpp"
@@ -28,6 +29,7 @@
 #include <qwt_plot_marker.h>
 #include <qwt_plot_zoomer.h>
 #include <qwt_scale_draw.h>
+#include <qwt_scale_map.h>
 #include <qwt_scale_widget.h>
 #include <qwt_text.h>
 
@@ -61,6 +63,14 @@ QwtAxisId yAxisOf(PlotDisplay::Axis axis)
     return axis == PlotDisplay::Axis::Right ? QwtAxis::YRight : QwtAxis::YLeft;
 }
 
+// A limit's dashed line and its label ("name what value"); the label is shown, moved or shortened by
+// placeLimitLabels().
+struct LimitLine {
+    QwtPlotMarker* marker = nullptr; // owned by the plot
+    QwtText label;                   // the whole label, as drawn when nothing is in its way
+    bool high = false;               // a high limit's label goes above its line, a low one's below
+};
+
 } // namespace
 
 struct PlotDisplay::Plot {
@@ -76,7 +86,7 @@ struct PlotDisplay::Curve {
     DecimatedSeries* data = nullptr;        // owned by item
     int plotIndex = 0;
     Axis axis = Axis::Left;
-    std::vector<QwtPlotMarker*> limitLines; // owned by the plot
+    std::vector<LimitLine> limitLines;
 };
 
 PlotDisplay::PlotDisplay(QWidget* parent) : QWidget(parent)
@@ -185,6 +195,8 @@ int PlotDisplay::addPlot(const QString& title)
     plot->setMinimumSize(240, 90);
 
     setUtcTimeAxis(*plot, QwtAxis::XBottom);
+    for (const QwtAxisId axis : {QwtAxis::YLeft, QwtAxis::YRight})
+        spaceTicksToFit(*plot, axis);
     for (const QwtAxisId axis : {QwtAxis::XBottom, QwtAxis::YLeft, QwtAxis::YRight})
         plot->setAxisAutoScale(axis, false);
     plot->setAxisScale(QwtAxis::YLeft, 0.0, 1.0);
@@ -253,7 +265,7 @@ int PlotDisplay::addCurve(int plotIndex, const QString& name, const QColor& colo
             marker->setLabelAlignment(Qt::AlignLeft | (high ? Qt::AlignTop : Qt::AlignBottom));
             marker->setZ(15); // under the curves
             marker->attach(target.plot);
-            curve->limitLines.push_back(marker);
+            curve->limitLines.push_back({marker, label, high});
         };
         addLine(limits->redHigh, kRedLimitColor, tr("red high"), true);
         if (limits->yellowHigh != limits->redHigh)
@@ -298,7 +310,10 @@ std::vector<QwtPlotMarker*> PlotDisplay::limitLines(int curveId) const
 {
     if (curveId < 0 || curveId >= curveCount())
         return {};
-    return m_curves[static_cast<std::size_t>(curveId)]->limitLines;
+    std::vector<QwtPlotMarker*> markers;
+    for (const LimitLine& line : m_curves[static_cast<std::size_t>(curveId)]->limitLines)
+        markers.push_back(line.marker);
+    return markers;
 }
 
 void PlotDisplay::appendSamples(int curveId, std::span<const Sample> samples)
@@ -498,6 +513,7 @@ bool PlotDisplay::refresh()
     if (m_autoscale && !m_paused)
         autoscaleAxes();
     alignAxes();
+    placeLimitLabels();
     for (const auto& p : m_plots) {
         p->drawnCanvasWidth = p->plot->canvas()->width();
         p->plot->replot();
@@ -591,6 +607,72 @@ void PlotDisplay::alignAxes()
                 draw->setMinimumExtent(extent);
                 p->plot->updateLayout();
             }
+        }
+    }
+}
+
+// A limit's label goes above a high limit's line and below a low one's, inside the canvas and clear of
+// the labels placed before it: on the other side of its line when its own side is taken or outside the
+// canvas (a line near an edge, as autoscale leaves it), else not at all. Lines of several curves drawn on
+// the same row with the same limit (three rates limited alike) share the first one's label: "(+2)".
+void PlotDisplay::placeLimitLabels()
+{
+    struct Placed {
+        QRectF rect;
+        const LimitLine* line;
+        double y;
+        int sharing;
+    };
+    for (std::size_t plotIndex = 0; plotIndex < m_plots.size(); ++plotIndex) {
+        const QwtPlot* plot = m_plots[plotIndex]->plot;
+        const double canvasHeight = plot->canvas()->height();
+        std::vector<Placed> placed;
+        std::vector<LimitLine*> hidden;
+        placed.reserve(8);
+        for (const auto& curve : m_curves) {
+            if (static_cast<std::size_t>(curve->plotIndex) != plotIndex)
+                continue;
+            const QwtScaleMap map = plot->canvasMap(yAxisOf(curve->axis));
+            for (LimitLine& line : curve->limitLines) {
+                const double y = map.transform(line.marker->yValue());
+                const auto same = std::find_if(placed.begin(), placed.end(), [&](const Placed& p) {
+                    return std::abs(p.y - y) < 1 && p.line->marker->yValue() == line.marker->yValue()
+                        && p.line->high == line.high;
+                });
+                if (same != placed.end()) {
+                    ++same->sharing;
+                    hidden.push_back(&line);
+                    continue;
+                }
+                const QSizeF size = line.label.textSize();
+                const auto rectOn = [&](bool above) { return QRectF(0, above ? y - size.height() : y, size.width(), size.height()); };
+                const auto fits = [&](const QRectF& r) {
+                    return r.top() >= 0 && r.bottom() <= canvasHeight
+                        && std::none_of(placed.begin(), placed.end(), [&](const Placed& p) { return p.rect.intersects(r); });
+                };
+                bool above = line.high;
+                if (!fits(rectOn(above)))
+                    above = !above;
+                if (!fits(rectOn(above))) {
+                    hidden.push_back(&line);
+                    continue;
+                }
+                const Qt::Alignment wanted = Qt::AlignLeft | (above ? Qt::AlignTop : Qt::AlignBottom);
+                if (line.marker->labelAlignment() != wanted)
+                    line.marker->setLabelAlignment(wanted);
+                placed.push_back({rectOn(above), &line, y, 0});
+            }
+        }
+        for (const Placed& p : placed) {
+            QwtText text = p.line->label;
+            if (p.sharing > 0)
+                text.setText(QStringLiteral("%1 (+%2)").arg(text.text()).arg(p.sharing));
+            if (p.line->marker->label().text() != text.text())
+                p.line->marker->setLabel(text);
+        }
+        for (LimitLine* line : hidden) {
+            if (!line->marker->label().isEmpty())
+                line->marker->setLabel(QwtText());
         }
     }
 }

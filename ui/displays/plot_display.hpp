@@ -118,6 +118,7 @@ private:
     void applyTimeRange();
     void autoscaleAxes();
     void alignAxes();
+    void placeLimitLabels();
     void insertLegend(Plot& plot);
     void userViewChanged(int plotIndex);
     void updateStatus();
