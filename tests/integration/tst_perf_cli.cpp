@@ -156,7 +156,7 @@ private Q_SLOTS:
         QVERIFY(round.value(QStringLiteral("userRisePercent")).isDouble());
         const int streams = j.value(QStringLiteral("streams")).toInt();
         QCOMPARE(streams, 3);
-        for (const QString run : {QStringLiteral("within"), QStringLiteral("crossing")}) {
+        for (const QString& run : {QStringLiteral("within"), QStringLiteral("crossing")}) {
             const QJsonObject o = round.value(run).toObject();
             const QString text = run + ": " + QString::fromUtf8(QJsonDocument(o).toJson());
             QVERIFY2(o.value(QStringLiteral("sent")).toInteger() >= 3000, qPrintable(text));
