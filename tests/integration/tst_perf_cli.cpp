@@ -134,7 +134,8 @@ private Q_SLOTS:
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
 
         const QJsonObject j = telestation::test::readJsonObject(out.filePath(QStringLiteral("limits.json")));
-        for (const char* key : {"date", "machine", "command", "mbps", "secondsPerRun", "streams", "medianRisePercent"})
+        for (const char* key : {"date", "machine", "command", "mbps", "secondsPerRun", "streams", "medianRisePercent",
+                                "medianUserRisePercent"})
             QVERIFY2(j.contains(QLatin1String(key)), key);
         QCOMPARE(j.value(QStringLiteral("test")).toInt(), 5);
         QCOMPARE(j.value(QStringLiteral("nothingLost")).toBool(), true);
@@ -152,9 +153,10 @@ private Q_SLOTS:
         QCOMPARE(rounds.size(), 1);
         const QJsonObject round = rounds[0].toObject();
         QVERIFY(round.value(QStringLiteral("risePercent")).isDouble());
+        QVERIFY(round.value(QStringLiteral("userRisePercent")).isDouble());
         const int streams = j.value(QStringLiteral("streams")).toInt();
         QCOMPARE(streams, 3);
-        for (const QString run : {QStringLiteral("within"), QStringLiteral("crossing")}) {
+        for (const QString& run : {QStringLiteral("within"), QStringLiteral("crossing")}) {
             const QJsonObject o = round.value(run).toObject();
             const QString text = run + ": " + QString::fromUtf8(QJsonDocument(o).toJson());
             QVERIFY2(o.value(QStringLiteral("sent")).toInteger() >= 3000, qPrintable(text));
@@ -164,6 +166,8 @@ private Q_SLOTS:
             QVERIFY2(o.value(QStringLiteral("nothingLost")).toBool(), qPrintable(text));
             QVERIFY2(o.value(QStringLiteral("processorCpuSeconds")).toDouble() > 0, qPrintable(text));
             QVERIFY2(o.value(QStringLiteral("processorCpuSecondsPerMillionPackets")).toDouble() > 0, qPrintable(text));
+            QVERIFY(o.contains(QStringLiteral("processorUserCpuSecondsPerMillionPackets")));
+            QVERIFY(o.value(QStringLiteral("threadUserCpuSeconds")).toObject().contains(QStringLiteral("ts-processor")));
             QVERIFY(o.contains(QStringLiteral("eventsCpuSeconds")));
             QVERIFY(o.contains(QStringLiteral("loadBefore")));
             // The station's threads, by the names it gives them.

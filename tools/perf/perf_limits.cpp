@@ -14,10 +14,29 @@ namespace {
 
 constexpr double kBusyWindowSeconds = 3;
 
-double threadSeconds(const RunResult& run, const char* name)
+double threadSeconds(const std::map<std::string, double>& threads, const char* name)
 {
-    const auto it = run.threadCpu.find(name);
-    return it == run.threadCpu.end() ? 0 : it->second;
+    const auto it = threads.find(name);
+    return it == threads.end() ? 0 : it->second;
+}
+
+double perMillion(double seconds, std::uint64_t packets)
+{
+    return packets > 0 ? seconds / (double(packets) / 1e6) : 0;
+}
+
+double rise(double from, double to)
+{
+    return from > 0 ? 100 * (to - from) / from : 0;
+}
+
+double median(std::vector<double> values)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // Waits until the machine is as quiet as asked; returns the seconds waited.
@@ -74,17 +93,22 @@ LimitPlan planLimitExercise(const mdb::PacketDef& packet, double periodSeconds)
 
 double LimitsRun::processorCpu() const
 {
-    return threadSeconds(run, "ts-processor");
+    return threadSeconds(run.threadCpu, "ts-processor");
 }
 
 double LimitsRun::eventsCpu() const
 {
-    return threadSeconds(run, "ts-events");
+    return threadSeconds(run.threadCpu, "ts-events");
 }
 
 double LimitsRun::processorCpuPerMillion() const
 {
-    return run.processed > 0 ? processorCpu() / (double(run.processed) / 1e6) : 0;
+    return perMillion(processorCpu(), run.processed);
+}
+
+double LimitsRun::processorUserCpuPerMillion() const
+{
+    return perMillion(threadSeconds(run.threadUserCpu, "ts-processor"), run.processed);
 }
 
 std::uint64_t LimitsRun::lost() const
@@ -99,8 +123,12 @@ bool LimitsRun::nothingLost() const
 
 double LimitsRound::risePercent() const
 {
-    const double a = within.processorCpuPerMillion();
-    return a > 0 ? 100 * (crossing.processorCpuPerMillion() - a) / a : 0;
+    return rise(within.processorCpuPerMillion(), crossing.processorCpuPerMillion());
+}
+
+double LimitsRound::userRisePercent() const
+{
+    return rise(within.processorUserCpuPerMillion(), crossing.processorUserCpuPerMillion());
 }
 
 double LimitsReport::medianRisePercent() const
@@ -108,11 +136,15 @@ double LimitsReport::medianRisePercent() const
     std::vector<double> rises;
     for (const auto& r : rounds)
         rises.push_back(r.risePercent());
-    if (rises.empty())
-        return 0;
-    std::sort(rises.begin(), rises.end());
-    const std::size_t n = rises.size();
-    return n % 2 ? rises[n / 2] : (rises[n / 2 - 1] + rises[n / 2]) / 2;
+    return median(rises);
+}
+
+double LimitsReport::medianUserRisePercent() const
+{
+    std::vector<double> rises;
+    for (const auto& r : rounds)
+        rises.push_back(r.userRisePercent());
+    return median(rises);
 }
 
 bool LimitsReport::nothingLost() const
@@ -152,7 +184,7 @@ std::string runLimits(StationHost& host, LimitsReport& report, const std::functi
         say("  " + std::string(crossing ? "(b) crossing" : "(a) within  ") + "  sent " + grouped(double(r.sent)) + ", "
             + (r.ok ? "100% delivered" : "LOSS: " + r.failure) + "; limit events " + grouped(double(r.events.limitTransitions()))
             + "; ts-processor " + fixed(out.processorCpu(), 3) + " s = " + fixed(out.processorCpuPerMillion(), 4)
-            + " s per million packets; ts-events " + fixed(out.eventsCpu(), 3) + " s; load " + fixed(out.loadBefore, 2)
+            + " s per million packets (user space " + fixed(out.processorUserCpuPerMillion(), 4) + "); ts-events " + fixed(out.eventsCpu(), 3) + " s; load " + fixed(out.loadBefore, 2)
             + ", other programs' CPU " + fixed(r.otherCpuPercent, 0) + "%");
         return {};
     };
@@ -165,8 +197,8 @@ std::string runLimits(StationHost& host, LimitsReport& report, const std::functi
             return e;
         if (auto e = runOne(round, !round.crossingFirst, false); !e.empty())
             return e;
-        const double rise = round.risePercent();
-        say("  rise of the processor's CPU per packet: " + std::string(rise >= 0 ? "+" : "") + fixed(rise, 2) + "%");
+        say("  rise of the processor's CPU per packet: " + fixed(round.risePercent(), 2) + "% (user space "
+            + fixed(round.userRisePercent(), 2) + "%)");
         report.rounds.push_back(std::move(round));
     }
     return {};

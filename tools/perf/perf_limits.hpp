@@ -63,6 +63,7 @@ struct LimitsRun {
     [[nodiscard]] double processorCpu() const;           // seconds of ts-processor
     [[nodiscard]] double eventsCpu() const;              // seconds of ts-events
     [[nodiscard]] double processorCpuPerMillion() const; // seconds per million packets processed
+    [[nodiscard]] double processorUserCpuPerMillion() const; // the same in user space only
     [[nodiscard]] std::uint64_t lost() const;            // sent and not processed
     [[nodiscard]] bool nothingLost() const;              // 100% delivery, no event left unreported
 };
@@ -71,7 +72,8 @@ struct LimitsRound {
     int number = 0;
     bool crossingFirst = false; // rounds alternate the order of the runs
     LimitsRun within, crossing;
-    [[nodiscard]] double risePercent() const; // of the processor's CPU per packet, (a) to (b)
+    [[nodiscard]] double risePercent() const;     // of the processor's CPU per packet, (a) to (b)
+    [[nodiscard]] double userRisePercent() const; // of its user-space CPU per packet
 };
 
 struct LimitsReport {
@@ -82,6 +84,7 @@ struct LimitsReport {
     LimitPlan plan;
     std::vector<LimitsRound> rounds;
     [[nodiscard]] double medianRisePercent() const;
+    [[nodiscard]] double medianUserRisePercent() const;
     [[nodiscard]] bool nothingLost() const;
     // Every (b) run saw every exercised parameter of every stream out of limits; no (a) run saw any.
     [[nodiscard]] bool exercisedAsPlanned() const;

@@ -208,7 +208,10 @@ UdpErrors udpErrors()
 // parentheses and may hold spaces; fields 14 and 15 (utime, stime, in clock ticks) follow the closing
 // parenthesis as fields 12 and 13.
 namespace {
-std::optional<double> statCpuSeconds(const fs::path& statFile)
+struct StatCpu {
+    double user = 0, system = 0; // seconds
+};
+std::optional<StatCpu> statCpu(const fs::path& statFile)
 {
     const std::string stat = readFile(statFile);
     const auto close = stat.rfind(')');
@@ -223,7 +226,8 @@ std::optional<double> statCpuSeconds(const fs::path& statFile)
         if (i == 15)
             stime = std::strtoull(field.c_str(), nullptr, 10);
     }
-    return double(utime + stime) / double(::sysconf(_SC_CLK_TCK));
+    const double tick = double(::sysconf(_SC_CLK_TCK));
+    return StatCpu{double(utime) / tick, double(stime) / tick};
 }
 } // namespace
 
@@ -244,16 +248,16 @@ std::optional<ProcessSample> sampleProcess(pid_t pid)
         if (!found)
             return std::nullopt;
     }
-    const auto cpu = statCpuSeconds(proc / "stat");
+    const auto cpu = statCpu(proc / "stat");
     if (!cpu)
         return std::nullopt;
-    sample.cpuSeconds = *cpu;
+    sample.cpuSeconds = cpu->user + cpu->system;
     return sample;
 }
 
-std::map<std::string, double> threadCpuSeconds(pid_t pid)
+ThreadCpuTimes threadCpuSeconds(pid_t pid)
 {
-    std::map<std::string, double> out;
+    ThreadCpuTimes out;
     std::error_code ec;
     const fs::path tasks = fs::path("/proc") / std::to_string(pid) / "task";
     for (fs::directory_iterator task(tasks, ec), end; !ec && task != end; task.increment(ec)) {
@@ -261,15 +265,13 @@ std::map<std::string, double> threadCpuSeconds(pid_t pid)
         while (!name.empty() && name.back() == '\n')
             name.pop_back();
         // schedstat's first field: nanoseconds on a CPU, exact; stat's ticks where it is missing.
-        std::optional<double> seconds;
+        const auto ticks = statCpu(task->path() / "stat");
+        if (name.empty() || !ticks) // a thread that ended meanwhile
+            continue;
         std::istringstream schedstat(readFile(task->path() / "schedstat"));
         unsigned long long ns = 0;
-        if (schedstat >> ns)
-            seconds = double(ns) / 1e9;
-        else
-            seconds = statCpuSeconds(task->path() / "stat");
-        if (!name.empty() && seconds) // a thread that ended meanwhile has neither
-            out[name] += *seconds;
+        out.seconds[name] += schedstat >> ns ? double(ns) / 1e9 : ticks->user + ticks->system;
+        out.userSeconds[name] += ticks->user;
     }
     return out;
 }

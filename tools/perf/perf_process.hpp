@@ -73,8 +73,14 @@ struct ProcessSample {
 };
 [[nodiscard]] std::optional<ProcessSample> sampleProcess(pid_t pid);
 // The CPU seconds of each of a process's threads so far, summed by thread name ("ts-processor"; the
-// station names its threads): from /proc/PID/task/TID/schedstat (nanoseconds), else stat (ticks).
-[[nodiscard]] std::map<std::string, double> threadCpuSeconds(pid_t pid);
+// station names its threads): from /proc/PID/task/TID/schedstat (nanoseconds), else stat (ticks); and
+// of that, the time in user space (stat's utime, in clock ticks): without the kernel's share, which
+// for a thread that sleeps and wakes often (switching in, futexes) moves with what else runs.
+struct ThreadCpuTimes {
+    std::map<std::string, double> seconds;
+    std::map<std::string, double> userSeconds;
+};
+[[nodiscard]] ThreadCpuTimes threadCpuSeconds(pid_t pid);
 // The machine's load average over the last minute (/proc/loadavg).
 [[nodiscard]] double loadAverage();
 

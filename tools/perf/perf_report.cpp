@@ -158,7 +158,8 @@ Json runJson(const RunResult& run)
             {"received", run.received}, {"processed", run.processed}, {"stationCpuPercent", run.stationCpuPercent()},
             {"simCpuPercent", run.simCpuPercent()}, {"retrievedPerSecond", run.retrievedPerSecond()},
             {"decodedPerSecond", run.decodedPerSecond()}, {"otherCpuPercent", run.otherCpuPercent}, {"note", run.note},
-            {"threadCpuSeconds", run.threadCpu}, {"events", toJson(run.events)}};
+            {"threadCpuSeconds", run.threadCpu}, {"threadUserCpuSeconds", run.threadUserCpu},
+            {"events", toJson(run.events)}};
 }
 
 Json suiteJson(const SuiteReport& report)
@@ -289,15 +290,16 @@ std::string limitsMarkdown(const LimitsReport& report)
         + " parameter with limits in force kept within them, (b) each crossing them and back every "
         + rateNumber(o.periodSeconds) + " s — " + exercisedText(report.plan) + ".\n";
     md += "- Processor CPU: the `ts-processor` thread's CPU time (/proc/PID/task/TID/schedstat) once the station had "
-          "processed every packet it received, per million packets processed; the rise is (b) against (a) of the same "
-          "round. Limit events: `limitViolation` + `limitCleared` as the station reported them (storm summaries counted "
+          "processed every packet it received, per million packets processed, and of it the user-space part (utime, in "
+          "clock ticks); the rise is (b) against (a) of the same round. Limit events: `limitViolation` + `limitCleared` as the station reported them (storm summaries counted "
           "for the events they stand for). Lost: sent and not processed.\n";
     if (o.idleLoad >= 0)
         md += "- Before each round the tool waited until the 1-minute load average was at most " + fixed(o.idleLoad, 2)
             + " and at most " + fixed(o.idleBusyPercent, 0) + "% of the machine busy over 3 s (before the second run, the latter only).\n";
     md += "\n| round | run | load | sent | received | lost | delivery | limit events | parameters out of limits | "
-          "alarm events | ts-processor CPU s | s per million packets | rise | ts-events CPU s | other programs' CPU |\n";
-    md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+          "alarm events | ts-processor CPU s | s per million packets | rise | user space: s per million packets | rise | "
+          "ts-events CPU s | other programs' CPU |\n";
+    md += "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const LimitsRound& round : report.rounds)
         for (const auto& [key, run] : runsInOrder(round)) {
             const RunResult& r = run->run;
@@ -309,7 +311,8 @@ std::string limitsMarkdown(const LimitsReport& report)
                 + grouped(double(r.events.limitTransitions())) + " | "
                 + grouped(double(r.events.parametersInViolation.size())) + " | " + grouped(double(r.events.of("alarm")))
                 + " | " + fixed(run->processorCpu(), 3) + " | " + fixed(run->processorCpuPerMillion(), 4) + " | "
-                + (crossing ? signedPercent(round.risePercent()) : "") + " | " + fixed(run->eventsCpu(), 3) + " | "
+                + (crossing ? signedPercent(round.risePercent()) : "") + " | " + fixed(run->processorUserCpuPerMillion(), 4) + " | "
+                + (crossing ? signedPercent(round.userRisePercent()) : "") + " | " + fixed(run->eventsCpu(), 3) + " | "
                 + fixed(r.otherCpuPercent, 0) + "% |\n";
         }
     std::string rises;
@@ -318,6 +321,11 @@ std::string limitsMarkdown(const LimitsReport& report)
     md += "\n- Rise of the processor's CPU time per packet, median of " + std::to_string(report.rounds.size()) + " rounds: **"
         + signedPercent(report.medianRisePercent()) + "** (rounds: " + rises + "); target under "
         + fixed(o.maxRisePercent, 0) + "%.\n";
+    std::string userRises;
+    for (const LimitsRound& round : report.rounds)
+        userRises += (userRises.empty() ? "" : ", ") + signedPercent(round.userRisePercent());
+    md += "- The same in user space only (the thread's utime: without switching it in, which moves with what else "
+          "runs): median **" + signedPercent(report.medianUserRisePercent()) + "** (rounds: " + userRises + ").\n";
     md += "- Nothing lost: **" + std::string(report.nothingLost() ? "yes" : "no") + "**.\n";
     md += "- Exercised as planned (every (b) run saw all " + grouped(double(report.plan.exercised.size() * report.streams))
         + " parameters of its streams out of limits, no (a) run any): **"
@@ -342,6 +350,7 @@ Json limitsJson(const LimitsReport& report)
         j["limitEvents"] = run.run.events.limitTransitions();
         j["processorCpuSeconds"] = run.processorCpu();
         j["processorCpuSecondsPerMillionPackets"] = run.processorCpuPerMillion();
+        j["processorUserCpuSecondsPerMillionPackets"] = run.processorUserCpuPerMillion();
         j["eventsCpuSeconds"] = run.eventsCpu();
         j["loadBefore"] = run.loadBefore;
         j["waitedSeconds"] = run.waitedSeconds;
@@ -349,13 +358,15 @@ Json limitsJson(const LimitsReport& report)
     };
     for (const LimitsRound& r : report.rounds)
         rounds.push_back({{"round", r.number}, {"order", r.crossingFirst ? "b,a" : "a,b"}, {"within", runOf(r.within)},
-                          {"crossing", runOf(r.crossing)}, {"risePercent", r.risePercent()}});
+                          {"crossing", runOf(r.crossing)}, {"risePercent", r.risePercent()},
+                          {"userRisePercent", r.userRisePercent()}});
     return {{"date", report.date}, {"machine", report.machine}, {"kernel", report.kernel}, {"command", report.command},
             {"test", report.test->number}, {"streams", report.streams}, {"consume", report.test->consume},
             {"packet", o.run.packetName}, {"mbps", o.mbps}, {"secondsPerRun", o.run.seconds},
             {"periodSeconds", o.periodSeconds}, {"maxRisePercent", o.maxRisePercent}, {"idleLoad", o.idleLoad},
             {"exercised", exercised}, {"excluded", excluded}, {"rounds", rounds},
-            {"medianRisePercent", report.medianRisePercent()}, {"nothingLost", report.nothingLost()},
+            {"medianRisePercent", report.medianRisePercent()}, {"medianUserRisePercent", report.medianUserRisePercent()},
+            {"nothingLost", report.nothingLost()},
             {"exercisedAsPlanned", report.exercisedAsPlanned()}, {"passed", report.passed()}};
 }
 
@@ -363,7 +374,8 @@ std::string limitsCsv(const LimitsReport& report)
 {
     std::string csv = "round,run,position,load_before,mbps,seconds,sent,received,processed,lost,delivered,limit_violations,"
                       "limit_cleared,parameters_out_of_limits,alarm_events,event_lines,events_unreported,"
-                      "processor_cpu_s,processor_cpu_s_per_million_packets,rise_percent,events_cpu_s,station_cpu_s,"
+                      "processor_cpu_s,processor_cpu_s_per_million_packets,rise_percent,"
+                      "processor_user_cpu_s_per_million_packets,user_rise_percent,events_cpu_s,station_cpu_s,"
                       "sim_cpu_s,other_cpu_percent\n";
     for (const LimitsRound& round : report.rounds) {
         int position = 0;
@@ -378,7 +390,8 @@ std::string limitsCsv(const LimitsReport& report)
                 std::to_string(r.events.of("limitCleared")), std::to_string(r.events.parametersInViolation.size()),
                 std::to_string(r.events.of("alarm")), std::to_string(r.events.lines), std::to_string(r.events.unreported),
                 fixed(run->processorCpu(), 6), fixed(run->processorCpuPerMillion(), 6),
-                crossing ? fixed(round.risePercent(), 3) : "", fixed(run->eventsCpu(), 6), fixed(r.stationCpu, 3),
+                crossing ? fixed(round.risePercent(), 3) : "", fixed(run->processorUserCpuPerMillion(), 6),
+                crossing ? fixed(round.userRisePercent(), 3) : "", fixed(run->eventsCpu(), 6), fixed(r.stationCpu, 3),
                 fixed(r.simCpu, 3), fixed(r.otherCpuPercent, 1)};
             for (std::size_t i = 0; i < fields.size(); ++i)
                 csv += (i ? "," : "") + fields[i];

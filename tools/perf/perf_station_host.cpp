@@ -246,7 +246,9 @@ std::string LocalStationHost::stop(std::uint64_t expected, StationOutcome& out)
     if (!m_station)
         return "no station is running";
     waitForCatchUp(m_dir / "stats.jsonl", expected);
-    out.threadCpu = threadCpuSeconds(m_station->pid()); // while the threads still run: they end on SIGINT
+    auto threads = threadCpuSeconds(m_station->pid()); // while the threads still run: they end on SIGINT
+    out.threadCpu = std::move(threads.seconds);
+    out.threadUserCpu = std::move(threads.userSeconds);
     m_station->sendSignal(SIGINT);
     const auto exit = m_station->wait(120);
     m_station.reset(); // kills it if it did not stop
@@ -385,9 +387,10 @@ std::string RemoteStationHost::stop(std::uint64_t expected, StationOutcome& out)
     out.summary = member(*reply, "summary");
     out.out = reply->value("out", std::string());
     out.err = reply->value("err", std::string());
-    for (const auto& [name, seconds] : member(*reply, "threads").items())
-        if (seconds.is_number())
-            out.threadCpu[name] = seconds.get<double>();
+    for (const auto& [key, map] : {std::pair{"threads", &out.threadCpu}, std::pair{"threadsUser", &out.threadUserCpu}})
+        for (const auto& [name, seconds] : member(*reply, key).items())
+            if (seconds.is_number())
+                (*map)[name] = seconds.get<double>();
     out.events = eventTallyFromJson(member(*reply, "events"));
     return {};
 }
@@ -454,7 +457,8 @@ void serveConnection(int fd, const RunOptions& options, const std::string& bindA
             const auto e = host.stop(request.value("expected", std::uint64_t{0}), out);
             reply = e.empty() ? Json{{"ok", true}, {"exit", out.exitCode}, {"cpuSeconds", out.cpuSeconds},
                                      {"wallSeconds", out.wallSeconds}, {"summary", out.summary}, {"out", out.out},
-                                     {"err", out.err}, {"threads", out.threadCpu}, {"events", toJson(out.events)}}
+                                     {"err", out.err}, {"threads", out.threadCpu}, {"threadsUser", out.threadUserCpu},
+                                     {"events", toJson(out.events)}}
                               : failure(e);
             std::printf("agent: stop: %s\n", e.empty() ? ("exit " + std::to_string(out.exitCode)).c_str() : e.c_str());
         } else if (op == "disk") {

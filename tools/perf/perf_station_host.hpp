@@ -7,7 +7,7 @@
 //   {"op":"start","tag":T,"profile":{...},"consume":C,"safetySeconds":S}  -> {"ok":true,"ports":[...]}
 //   {"op":"sample"}                          -> {"ok":true,"rssBytes":R,"cpuSeconds":C,"received":N}
 //   {"op":"stop","expected":N}               -> {"ok":true,"exit":E,"cpuSeconds":C,"wallSeconds":W,"summary":{...},"out":"...","err":"...",
-//                                                "threads":{"ts-processor":S,...},"events":{...}}
+//                                                "threads":{"ts-processor":S,...},"threadsUser":{...},"events":{...}}
 //   {"op":"disk"}                            -> {"ok":true,"disk":{...}}       (the recording directory's write rate)
 //   {"op":"address"}                         -> {"ok":true,"peer":"10.0.0.5"}  (this machine's address as the agent sees it)
 //
@@ -33,7 +33,7 @@ struct StationOutcome {
     std::string out, err;  // its stdout (the summary table and consumer lines) and stderr
     // Each thread's CPU seconds by name ("ts-processor"), taken once the station had processed every
     // packet it received, before it was stopped.
-    std::map<std::string, double> threadCpu;
+    std::map<std::string, double> threadCpu, threadUserCpu;
     EventTally events;
 };
 

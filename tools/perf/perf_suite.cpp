@@ -301,6 +301,7 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
     run.stationExit = outcome.exitCode;
     run.stationCpu = outcome.cpuSeconds;
     run.threadCpu = outcome.threadCpu;
+    run.threadUserCpu = outcome.threadUserCpu;
     run.events = outcome.events;
     if (host.local()) {
         const double others = machineBusySeconds() - busyBefore - (selfCpuSeconds() - selfBefore) - run.stationCpu - run.simCpu;

@@ -79,7 +79,7 @@ struct RunResult {
     int stationExit = -1;
     std::uint64_t received = 0, processed = 0, decoded = 0, retrieved = 0; // retrieved: parameters the consumers took
     double stationCpu = 0, simCpu = 0;                       // seconds
-    std::map<std::string, double> threadCpu;                 // the station's threads by name, seconds
+    std::map<std::string, double> threadCpu, threadUserCpu;  // the station's threads by name: seconds, in user space
     EventTally events;                                       // what the station reported
     double otherCpuPercent = 0;                              // other programs during the run (100 = one core)
     [[nodiscard]] double retrievedPerSecond() const { return sendSeconds > 0 ? double(retrieved) / sendSeconds : 0; }
