@@ -849,7 +849,7 @@ private slots:
     // The timer's redraw takes one plot per turn of the event loop (issue 14): when the first plot's
     // canvas paints, an event posted from that paint is delivered before the second plot is drawn. (All
     // in one turn, the second would have painted before the event loop could deliver it.) refresh()
-    // still draws every plot at once.
+    // still draws every plot at once, also between the turns of a redraw.
     void timerRedrawsOnePlotPerTurn()
     {
         PlotDisplay display;
@@ -869,18 +869,27 @@ private slots:
             QObject marker;
             int secondAtMarker = -1; // the second canvas's paints when the posted event arrived
             QObject* second = nullptr;
+            QObject* third = nullptr;
+            PlotDisplay* display = nullptr;
+            bool midRoundRefresh = false; // refresh() between the turns drew the plots not yet drawn
             bool eventFilter(QObject* watched, QEvent* event) override
             {
                 if (event->type() == QEvent::Paint) {
                     ++count[watched];
                     if (watched == first && secondAtMarker < 0)
-                        QMetaObject::invokeMethod(&marker, [this] { secondAtMarker = count[second]; }, Qt::QueuedConnection);
+                        QMetaObject::invokeMethod(&marker, [this] {
+                            secondAtMarker = count[second];
+                            const int secondNow = count[second], thirdNow = count[third];
+                            midRoundRefresh = display->refresh() && count[second] > secondNow && count[third] > thirdNow;
+                        }, Qt::QueuedConnection);
                 }
                 return QObject::eventFilter(watched, event);
             }
         } paints;
         paints.first = display.plot(0)->canvas();
         paints.second = display.plot(1)->canvas();
+        paints.third = display.plot(2)->canvas();
+        paints.display = &display;
         for (int i = 0; i < 3; ++i)
             display.plot(i)->canvas()->installEventFilter(&paints);
         const int secondBefore = paints.count[paints.second];
@@ -889,6 +898,7 @@ private slots:
             display.appendSamples(id, sine(2000, kEpoch, 0.01, 5, 10));
         QTRY_VERIFY_WITH_TIMEOUT(paints.secondAtMarker >= 0, 10000);
         QCOMPARE(paints.secondAtMarker, secondBefore); // the first plot's turn ended before the second's
+        QVERIFY(paints.midRoundRefresh); // refresh() in between draws the rest at once (not "nothing changed")
         QTRY_VERIFY_WITH_TIMEOUT(paints.count[display.plot(2)->canvas()] > 0 && paints.count[paints.second] > secondBefore,
                                  10000);
         QVERIFY(display.lastRefreshMs() > 0);

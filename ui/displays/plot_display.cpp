@@ -476,7 +476,11 @@ void PlotDisplay::userViewChanged(int plotIndex)
 
 bool PlotDisplay::refresh()
 {
-    m_nextPlot = -1; // a redraw in turns under way is overtaken by this one
+    if (m_nextPlot >= 0) {
+        // A redraw in turns under way is overtaken by this one, which draws what it had not yet drawn.
+        m_nextPlot = -1;
+        m_dirty = true;
+    }
     QElapsedTimer clock;
     clock.start();
     if (!beginRedraw())
