@@ -268,8 +268,8 @@ int main(int argc, char** argv)
     });
     QTimer::singleShot(static_cast<int>((*warmup + *seconds) * 1000), [&] { QApplication::quit(); });
     // How long the plot's and the value display's refreshes take (each refresh measures itself): read at
-    // every probe tick, taken when it changed. A refresh runs in one turn of the event loop, so the
-    // longest of them bound the lateness from below.
+    // every probe tick, taken when it changed. What a refresh does in one turn of the event loop bounds the
+    // lateness from below (the plot display before issue 14: all its plots in one turn).
     std::vector<double> plotRefreshMs, valueRefreshMs;
     plotRefreshMs.reserve(8192);
     valueRefreshMs.reserve(8192);
@@ -330,7 +330,7 @@ int main(int argc, char** argv)
     std::printf("lateness (ms)       p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f  max %.2f\n", percentile(lateness, 0.5),
                 percentile(lateness, 0.9), percentile(lateness, 0.99), percentile(lateness, 0.999),
                 bench::maximum(lateness));
-    std::printf("refresh (ms)        plot (all its plots in one turn) p50 %.2f  p99 %.2f  max %.2f;  values p50 %.2f  "
+    std::printf("refresh (ms)        plot (all its plots) p50 %.2f  p99 %.2f  max %.2f;  values p50 %.2f  "
                 "p99 %.2f  max %.2f\n",
                 percentile(plotRefreshMs, 0.5), percentile(plotRefreshMs, 0.99), bench::maximum(plotRefreshMs),
                 percentile(valueRefreshMs, 0.5), percentile(valueRefreshMs, 0.99), bench::maximum(valueRefreshMs));

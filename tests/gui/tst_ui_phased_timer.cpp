@@ -2,7 +2,8 @@
 // (and spread again when one stops or moves to another period); a timer keeps its period on average
 // (bounds generous enough for a loaded machine: never faster, at most several times slower); stop,
 // start and setInterval; a dock tabbed behind another does no refresh work (a plain widget's timer and
-// the real event log dock's polls) and catches up at once when its tab comes to the front.
+// the real event log dock's polls) and catches up at once when its tab comes to the front; a minimised
+// window's widgets do no work until it is restored.
 #include "ui/session/phased_timer.hpp"
 #include "ui/widgets/event_log_dock.hpp"
 
@@ -217,6 +218,36 @@ private Q_SLOTS:
         const int frontWork = front.work;
         QTest::qWait(5 * 25);
         QCOMPARE(front.work, frontWork); // now behind: nothing
+    }
+
+    // A minimised window keeps its widgets "visible" (isVisible() stays true): the timer does no work
+    // while minimised and works again once restored.
+    void minimisedWindowDoesNoWork()
+    {
+        QMainWindow window;
+        auto* label = new QLabel(QStringLiteral("centre"));
+        window.setCentralWidget(label);
+        window.resize(400, 300);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        PhasedTimer timer(25ms);
+        timer.skipWhileUnseen(label);
+        int work = 0;
+        connect(&timer, &PhasedTimer::timeout, this, [&] { ++work; });
+        timer.start();
+        QTRY_VERIFY_WITH_TIMEOUT(work >= 2, kWait);
+
+        window.showMinimized();
+        QTRY_VERIFY_WITH_TIMEOUT(window.isMinimized(), kWait);
+        QVERIFY(label->isVisible());
+        QVERIFY(!PhasedTimer::isSeen(label));
+        QTest::qWait(25); // a shot already under way when the window went
+        const int minimised = work;
+        QTest::qWait(6 * 25);
+        QCOMPARE(work, minimised);
+
+        window.showNormal();
+        QTRY_VERIFY_WITH_TIMEOUT(work > minimised, kWait);
     }
 
     // The real event log dock: tabbed behind it takes no events from its source; in front it takes

@@ -2,7 +2,7 @@
 // minimum, maximum and last sample), the bounded sample history (wrap-around, order, rejects), and the
 // widget (curves drawn on the canvas, pause freezing the time axis while samples keep arriving, zoom by
 // mouse pausing and moving every plot, the time window combo, the legend, limit lines, the repaint timer
-// stopped while hidden). Prints (does not assert) the redraw time of 4 curves x 1 million points.
+// stopped while hidden, the timer's redraw one plot per turn). Prints (does not assert) the redraw time of 4 curves x 1 million points.
 #include "ui/displays/plot_display.hpp"
 #include "ui/plotting/decimation.hpp"
 #include "ui/plotting/sample_history.hpp"
@@ -910,6 +910,73 @@ private slots:
               history.size(), display.plot(0)->canvas()->width(), display.plot(0)->canvas()->height(),
               sum / kFrames, frameMs[kFrames / 2], frameMs.back(), 1000.0 / (sum / kFrames), decimateMs);
         display.grab().save(QStringLiteral("/tmp/h-guiplot-4M.png"));
+    }
+
+    // The timer's redraw takes one plot per turn of the event loop (issue 14): when the first plot's
+    // canvas paints, an event posted from that paint is delivered before the second plot is drawn. (All
+    // in one turn, the second would have painted before the event loop could deliver it.) refresh()
+    // still draws every plot at once, also between the turns of a redraw.
+    void timerRedrawsOnePlotPerTurn()
+    {
+        PlotDisplay display;
+        display.addPlot();
+        display.addPlot();
+        const int a = display.addCurve(0, QStringLiteral("A"), kBlue);
+        const int b = display.addCurve(1, QStringLiteral("B"), kGreen);
+        const int c = display.addCurve(2, QStringLiteral("C"), kPink);
+        display.resize(800, 600);
+        display.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&display));
+        display.refresh();
+
+        struct Paints : QObject {
+            std::map<QObject*, int> count;
+            QObject* first = nullptr;
+            QObject marker;
+            int secondAtMarker = -1; // the second canvas's paints when the posted event arrived
+            QObject* second = nullptr;
+            QObject* third = nullptr;
+            PlotDisplay* display = nullptr;
+            bool midRoundRefresh = false; // refresh() between the turns drew the plots not yet drawn
+            bool eventFilter(QObject* watched, QEvent* event) override
+            {
+                if (event->type() == QEvent::Paint) {
+                    ++count[watched];
+                    if (watched == first && secondAtMarker < 0)
+                        QMetaObject::invokeMethod(&marker, [this] {
+                            secondAtMarker = count[second];
+                            const int secondNow = count[second], thirdNow = count[third];
+                            midRoundRefresh = display->refresh() && count[second] > secondNow && count[third] > thirdNow;
+                        }, Qt::QueuedConnection);
+                }
+                return QObject::eventFilter(watched, event);
+            }
+        } paints;
+        paints.first = display.plot(0)->canvas();
+        paints.second = display.plot(1)->canvas();
+        paints.third = display.plot(2)->canvas();
+        paints.display = &display;
+        for (int i = 0; i < 3; ++i)
+            display.plot(i)->canvas()->installEventFilter(&paints);
+        const int secondBefore = paints.count[paints.second];
+
+        for (const int id : {a, b, c})
+            display.appendSamples(id, sine(2000, kEpoch, 0.01, 5, 10));
+        QTRY_VERIFY_WITH_TIMEOUT(paints.secondAtMarker >= 0, 10000);
+        QCOMPARE(paints.secondAtMarker, secondBefore); // the first plot's turn ended before the second's
+        QVERIFY(paints.midRoundRefresh); // refresh() in between draws the rest at once (not "nothing changed")
+        QTRY_VERIFY_WITH_TIMEOUT(paints.count[display.plot(2)->canvas()] > 0 && paints.count[paints.second] > secondBefore,
+                                 10000);
+        QVERIFY(display.lastRefreshMs() > 0);
+
+        // refresh(): every plot in this call.
+        for (const int id : {a, b, c})
+            display.appendSamples(id, sine(10, kEpoch + 30, 0.01, 5, 10));
+        const int secondNow = paints.count[paints.second];
+        const int thirdNow = paints.count[display.plot(2)->canvas()];
+        QVERIFY(display.refresh());
+        QVERIFY(paints.count[paints.second] > secondNow);
+        QVERIFY(paints.count[display.plot(2)->canvas()] > thirdNow);
     }
 };
 

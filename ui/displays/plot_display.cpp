@@ -104,7 +104,7 @@ PlotDisplay::PlotDisplay(QWidget* parent) : QWidget(parent)
     m_refreshTimer->setObjectName(QStringLiteral("plotRefreshTimer"));
     // Behind another tab nothing is drawn (the histories keep filling); in front it draws at once.
     m_refreshTimer->skipWhileUnseen(this);
-    connect(m_refreshTimer, &PhasedTimer::timeout, this, [this] { refresh(); });
+    connect(m_refreshTimer, &PhasedTimer::timeout, this, &PlotDisplay::refreshInTurns);
 
     updateLiveRange();
     addPlot();
@@ -460,6 +460,7 @@ void PlotDisplay::hideEvent(QHideEvent* event)
     QWidget::hideEvent(event);
     // A hidden display costs nothing: samples keep arriving in the histories, nothing is drawn.
     m_refreshTimer->stop();
+    m_nextPlot = -1;
 }
 
 void PlotDisplay::updateLiveRange()
@@ -492,66 +493,128 @@ void PlotDisplay::userViewChanged(int plotIndex)
 
 bool PlotDisplay::refresh()
 {
+    if (m_nextPlot >= 0) {
+        // A redraw in turns under way is overtaken by this one, which draws what it had not yet drawn.
+        m_nextPlot = -1;
+        m_dirty = true;
+    }
+    QElapsedTimer clock;
+    clock.start();
+    if (!beginRedraw())
+        return false;
+    for (int i = 0; i < plotCount(); ++i)
+        prepare(i);
+    alignAxes();
+    placeLimitLabels();
+    for (int i = 0; i < plotCount(); ++i)
+        replot(i);
+    m_redrawNs = clock.nsecsElapsed();
+    endRedraw();
+    return true;
+}
+
+void PlotDisplay::refreshInTurns()
+{
+    // One plot per turn of the event loop (issue 14): drawing every plot of a large display in one turn
+    // was the longest thing the GUI thread did; between the plots other events get their turn.
+    if (m_nextPlot >= 0)
+        return; // the previous redraw is still under way
+    QElapsedTimer clock;
+    clock.start();
+    if (!beginRedraw())
+        return;
+    m_redrawNs = clock.nsecsElapsed();
+    m_nextPlot = 0;
+    drawNextPlot();
+}
+
+void PlotDisplay::drawNextPlot()
+{
+    if (m_nextPlot < 0)
+        return; // overtaken by refresh(), or hidden
+    QElapsedTimer clock;
+    clock.start();
+    if (m_nextPlot < plotCount()) {
+        prepare(m_nextPlot);
+        alignAxes();
+        placeLimitLabels();
+        replot(m_nextPlot);
+        ++m_nextPlot;
+    }
+    m_redrawNs += clock.nsecsElapsed();
+    if (m_nextPlot < plotCount()) {
+        QMetaObject::invokeMethod(this, &PlotDisplay::drawNextPlot, Qt::QueuedConnection);
+        return;
+    }
+    m_nextPlot = -1;
+    endRedraw();
+}
+
+bool PlotDisplay::beginRedraw()
+{
     bool resized = false;
     for (const auto& p : m_plots)
         resized = resized || p->plot->canvas()->width() != p->drawnCanvasWidth;
     if (!m_dirty && !resized)
         return false;
-    QElapsedTimer clock;
-    clock.start();
-
     if (!m_paused)
         updateLiveRange();
     applyTimeRange();
-    for (const auto& curve : m_curves) {
-        // A hidden curve costs nothing; Qwt has it decimated (setRectOfInterest) when it is shown again.
-        if (!curve->item->isVisible())
-            continue;
-        const QWidget* canvas = m_plots[static_cast<std::size_t>(curve->plotIndex)]->plot->canvas();
-        curve->data->decimate(m_view.begin * kMsPerSecond, m_view.end * kMsPerSecond, std::max(canvas->width(), 1));
-    }
-    if (m_autoscale && !m_paused)
-        autoscaleAxes();
-    alignAxes();
-    placeLimitLabels();
-    for (const auto& p : m_plots) {
-        p->drawnCanvasWidth = p->plot->canvas()->width();
-        p->plot->replot();
-    }
-    m_dirty = false;
-    m_lastRefreshMs = static_cast<double>(clock.nsecsElapsed()) / 1e6;
-    adaptRefreshInterval();
+    m_dirty = false; // what changes from now on is for the next redraw
     return true;
 }
 
-void PlotDisplay::autoscaleAxes()
+void PlotDisplay::prepare(int plotIndex)
 {
-    for (std::size_t plotIndex = 0; plotIndex < m_plots.size(); ++plotIndex) {
-        QwtPlot* plot = m_plots[plotIndex]->plot;
-        for (const Axis axis : {Axis::Left, Axis::Right}) {
-            double low = std::numeric_limits<double>::infinity();
-            double high = -std::numeric_limits<double>::infinity();
-            for (const auto& curve : m_curves) {
-                if (static_cast<std::size_t>(curve->plotIndex) != plotIndex || curve->axis != axis
-                    || !curve->item->isVisible() || !curve->data->hasValues())
-                    continue;
-                low = std::min(low, curve->data->minValue());
-                high = std::max(high, curve->data->maxValue());
-            }
-            if (!(low <= high))
+    const QWidget* canvas = m_plots[static_cast<std::size_t>(plotIndex)]->plot->canvas();
+    for (const auto& curve : m_curves) {
+        // A hidden curve costs nothing; Qwt has it decimated (setRectOfInterest) when it is shown again.
+        if (curve->plotIndex != plotIndex || !curve->item->isVisible())
+            continue;
+        curve->data->decimate(m_view.begin * kMsPerSecond, m_view.end * kMsPerSecond, std::max(canvas->width(), 1));
+    }
+    if (m_autoscale && !m_paused)
+        autoscaleAxes(plotIndex);
+}
+
+void PlotDisplay::replot(int plotIndex)
+{
+    const auto& p = m_plots[static_cast<std::size_t>(plotIndex)];
+    p->drawnCanvasWidth = p->plot->canvas()->width();
+    p->plot->replot();
+}
+
+void PlotDisplay::endRedraw()
+{
+    m_lastRefreshMs = static_cast<double>(m_redrawNs) / 1e6;
+    adaptRefreshInterval();
+}
+
+void PlotDisplay::autoscaleAxes(int plotIndex)
+{
+    QwtPlot* plot = m_plots[static_cast<std::size_t>(plotIndex)]->plot;
+    for (const Axis axis : {Axis::Left, Axis::Right}) {
+        double low = std::numeric_limits<double>::infinity();
+        double high = -std::numeric_limits<double>::infinity();
+        for (const auto& curve : m_curves) {
+            if (curve->plotIndex != plotIndex || curve->axis != axis || !curve->item->isVisible()
+                || !curve->data->hasValues())
                 continue;
-            // 5 % headroom; a flat line gets a band around it.
-            const double span = high - low;
-            const double pad = span > 0 ? span * 0.05 : (high != 0 ? std::abs(high) * 0.05 : 0.5);
-            const double targetLow = low - pad;
-            const double targetHigh = high + pad;
-            // Hysteresis: keep the current scale while it holds the data and the data fills half of it.
-            const QwtInterval current = plot->axisInterval(yAxisOf(axis));
-            if (current.minValue() <= low && high <= current.maxValue()
-                && targetHigh - targetLow >= 0.5 * current.width())
-                continue;
-            plot->setAxisScale(yAxisOf(axis), targetLow, targetHigh);
+            low = std::min(low, curve->data->minValue());
+            high = std::max(high, curve->data->maxValue());
         }
+        if (!(low <= high))
+            continue;
+        // 5 % headroom; a flat line gets a band around it.
+        const double span = high - low;
+        const double pad = span > 0 ? span * 0.05 : (high != 0 ? std::abs(high) * 0.05 : 0.5);
+        const double targetLow = low - pad;
+        const double targetHigh = high + pad;
+        // Hysteresis: keep the current scale while it holds the data and the data fills half of it.
+        const QwtInterval current = plot->axisInterval(yAxisOf(axis));
+        if (current.minValue() <= low && high <= current.maxValue() && targetHigh - targetLow >= 0.5 * current.width())
+            continue;
+        plot->setAxisScale(yAxisOf(axis), targetLow, targetHigh);
     }
 }
 

@@ -5,7 +5,9 @@
 //
 // The display does not touch the engine: its owner feeds it with appendSamples() (e.g. from an
 // api::ParameterSubscription polled on a timer). Repaints are coalesced by a timer (30 Hz by default)
-// that runs only while the display is visible, and happen only when something changed.
+// that runs only while the display is in sight, and happen only when something changed; the timer's
+// redraw takes one plot per turn of the event loop, so that a display of many plots never holds the GUI
+// thread for all of them at once.
 //
 // Operator controls: time window (1 s .. 12 h), pause (the view freezes; samples are still collected),
 // zoom (left drag; right click returns to the paused view), pan (middle drag), autoscale, legend (click
@@ -97,9 +99,10 @@ public:
     // Shows [begin, end] on every plot and pauses (a programmatic zoom).
     void setTimeRange(double begin, double end);
 
-    // Redraws now if anything changed since the last redraw (what the timer does); true if it redrew.
+    // Redraws every plot now if anything changed since the last redraw; true if it redrew. The timer
+    // redraws the same in turns: one plot per turn of the event loop (refreshInTurns).
     bool refresh();
-    // Duration of the last redraw, ms.
+    // Duration of the last redraw (all its plots, not the turns between), ms.
     [[nodiscard]] double lastRefreshMs() const noexcept { return m_lastRefreshMs; }
 
 Q_SIGNALS:
@@ -116,7 +119,13 @@ private:
     QLayout* createToolBar();
     void updateLiveRange();
     void applyTimeRange();
-    void autoscaleAxes();
+    void autoscaleAxes(int plotIndex);
+    void refreshInTurns();
+    void drawNextPlot();
+    bool beginRedraw();
+    void prepare(int plotIndex);
+    void replot(int plotIndex);
+    void endRedraw();
     void alignAxes();
     void placeLimitLabels();
     void insertLegend(Plot& plot);
@@ -143,6 +152,8 @@ private:
     bool m_legendVisible = true;
     bool m_dirty = true;
     double m_lastRefreshMs = 0;
+    int m_nextPlot = -1;      // the plot the redraw in turns draws next; -1: none under way
+    qint64 m_redrawNs = 0;    // the redraw's time so far
 };
 
 } // namespace telestation::ui
