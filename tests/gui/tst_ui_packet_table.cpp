@@ -281,8 +281,9 @@ private slots:
             return;
         }
         const auto* def = m_db.findPacket(packet.toStdString());
-        const std::optional<std::uint64_t> secondaryId =
-            def->secondaryId ? std::optional<std::uint64_t>(def->secondaryId->value) : std::nullopt;
+        std::optional<std::uint64_t> secondaryId;
+        if (def->secondaryId)
+            secondaryId = def->secondaryId->value;
         const auto setting = entry(*station, def->apid, secondaryId);
         QVERIFY(setting);
         QCOMPARE(int(setting->mode), mode);
