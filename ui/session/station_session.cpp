@@ -198,6 +198,7 @@ void StationSession::close()
         return;
     Q_EMIT stationAboutToChange();
     m_station->stop();
+    m_profile = m_station->profile(); // playbacks' positions, a finished playback stopped
     collectStationEvents();
     replaceStation(nullptr);
 }
@@ -214,6 +215,8 @@ bool StationSession::save(QString* error)
 
 bool StationSession::saveAs(const QString& path, QString* error)
 {
+    if (m_station) // what the station changed by itself: a finished playback stopped, positions
+        m_profile = m_station->profile();
     if (auto saved = config::saveProfileFile(m_profile, path.toStdString()); !saved) {
         const QString why = tr("The profile cannot be saved to %1: %2").arg(path, text(saved.error().message));
         if (error)
