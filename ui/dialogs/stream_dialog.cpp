@@ -113,7 +113,7 @@ StreamDialog::StreamDialog(const config::StreamProfile& initial, QStringList oth
     m_maxTransportHeader = std::max<int>(
         kMaxTransportHeaderBytes, static_cast<int>(std::min<std::uint32_t>(initial.transportHeaderBytes, kMaxProfileTransportHeader)));
 
-    buildFields(initial);
+    buildFields();
     buildLayout();
     fillFrom(initial);
 
@@ -137,7 +137,7 @@ StreamDialog::StreamDialog(const config::StreamProfile& initial, QStringList oth
     resize(600, sizeHint().height());
 }
 
-void StreamDialog::buildFields(const config::StreamProfile& initial)
+void StreamDialog::buildFields()
 {
     // Created in the form's order, which is the Tab order.
     m_name = new QLineEdit(this);
@@ -202,7 +202,7 @@ void StreamDialog::buildFields(const config::StreamProfile& initial)
     m_transportHeader->setPlaceholderText(QStringLiteral("0"));
     m_transportHeader->setMaximumWidth(120);
     m_transportHeader->setToolTip(tr("Bytes before each packet that are kept with it but skipped for decoding (0 to %1)")
-                                      .arg(std::max<int>(kMaxTransportHeaderBytes, static_cast<int>(initial.transportHeaderBytes))));
+                                      .arg(m_maxTransportHeader));
 
     m_unknownMode = new QComboBox(this);
     m_unknownMode->setObjectName(QStringLiteral("unknownModeCombo"));
@@ -222,6 +222,17 @@ void StreamDialog::buildFields(const config::StreamProfile& initial)
     m_buttons->button(QDialogButtonBox::Cancel)->setObjectName(QStringLiteral("cancelButton"));
 }
 
+QLabel* StreamDialog::captionFor(const QString& text, QWidget* buddy, int fieldHeight)
+{
+    // As tall as its field, text centred: level with the field even when an error opens below it (the
+    // form puts labels at the top of their rows).
+    auto* caption = new QLabel(text, this);
+    caption->setBuddy(buddy);
+    caption->setMinimumHeight(fieldHeight);
+    caption->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    return caption;
+}
+
 QWidget* StreamDialog::addRow(const QString& label, QWidget* field, QLayout* fieldLayout)
 {
     // The field and, below it, its error (hidden while there is none): the form shows or hides both.
@@ -238,8 +249,7 @@ QWidget* StreamDialog::addRow(const QString& label, QWidget* field, QLayout* fie
     QLabel* error = redLabel(row, name + QStringLiteral("Error"));
     column->addWidget(error);
     row->setFocusProxy(field);
-    auto* caption = new QLabel(label, this);
-    caption->setBuddy(field);
+    QLabel* caption = captionFor(label, field, fieldLayout ? fieldLayout->sizeHint().height() : field->sizeHint().height());
     m_form->addRow(caption, row);
     m_rows.insert(field, row);
     m_fieldErrors.insert(field, error);
@@ -257,7 +267,7 @@ void StreamDialog::buildLayout()
     m_form->setLabelAlignment(Qt::AlignLeft | Qt::AlignTop);
     addRow(tr("&Name:"), m_name);
     addRow(tr("Source &URL:"), m_url);
-    m_form->addRow(tr("&Transport:"), m_transport);
+    m_form->addRow(captionFor(tr("&Transport:"), m_transport, m_transport->sizeHint().height()), m_transport);
     addRow(tr("&Address:"), m_host);
     addRow(tr("Multicast &group:"), m_group);
     addRow(tr("&Interface:"), m_interface);
@@ -280,9 +290,7 @@ void StreamDialog::buildLayout()
     unknownRow->addWidget(m_unknownMode);
     unknownRow->addWidget(m_recordUnknown);
     unknownRow->addStretch(1);
-    auto* unknownLabel = new QLabel(tr("&Unknown packets:"), this);
-    unknownLabel->setBuddy(m_unknownMode);
-    m_form->addRow(unknownLabel, unknownRow);
+    m_form->addRow(captionFor(tr("&Unknown packets:"), m_unknownMode, unknownRow->sizeHint().height()), unknownRow);
     m_form->addRow(QString(), m_enabled);
 
     // OK and, beside it, why it is disabled (or why the station refused the stream).

@@ -86,9 +86,10 @@ private:
     enum class Origin { Url, Pieces, Other };
     using FieldErrors = QHash<const QWidget*, QString>;
 
-    void buildFields(const config::StreamProfile& initial);
+    void buildFields();
     void buildLayout();
     QWidget* addRow(const QString& label, QWidget* field, QLayout* fieldLayout = nullptr);
+    QLabel* captionFor(const QString& text, QWidget* buddy, int fieldHeight);
     void fillFrom(const config::StreamProfile& initial);
     // Sets the pieces from a URL that parsed; `text` is kept as the source while they still mean it.
     void fillSource(const QString& text, const io::Endpoint& endpoint);
