@@ -17,7 +17,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace telestation;
 using ui::StatusMessage;
@@ -92,18 +94,18 @@ private slots:
         const bool added =
             session.addStream(test::streamProfile("gamma", "udp://127.0.0.1:" + std::to_string(holder.port())));
 
-        int errors = 0;
-        QStringList streams;
-        for (const auto& e : session.events(0)) {
-            if (e.severity != events::Severity::Error)
-                continue;
-            ++errors;
-            streams << QString::fromStdString(e.stream);
-            QVERIFY2(!e.stream.empty(), e.text.c_str());
+        // The station's events come through its event thread: wait until both streams' are in.
+        std::vector<events::Event> log;
+        const auto errorsOf = [&log](const char* stream) {
+            return std::count_if(log.begin(), log.end(), [stream](const events::Event& e) {
+                return e.severity == events::Severity::Error && e.stream == stream;
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT((log = session.events(0), errorsOf("beta") > 0 && (!added || errorsOf("gamma") > 0)), 10000);
+        for (const auto& e : log) {
+            if (e.severity == events::Severity::Error)
+                QVERIFY2(!e.stream.empty(), e.text.c_str());
         }
-        QVERIFY(errors >= 1);
-        QVERIFY2(streams.contains(QStringLiteral("beta")), qPrintable(streams.join(QLatin1Char(','))));
-        QVERIFY2(!added || streams.contains(QStringLiteral("gamma")), qPrintable(streams.join(QLatin1Char(','))));
     }
 };
 
