@@ -81,6 +81,7 @@ private slots:
         xtce.setUseMission(through(*s));
         QVERIFY(xtce.loadFile(jpssPath()));
         xtce.show();
+        QVERIFY(xtce.grab().save(QStringLiteral("/tmp/h-use-mission.png")));
         QVERIFY(useButton(xtce)->isVisible());
         QVERIFY(useButton(xtce)->isEnabled());
         QTest::mouseClick(useButton(xtce), Qt::LeftButton);
@@ -149,6 +150,7 @@ private slots:
         auto* shown = dialog.findChild<QLabel*>(QStringLiteral("useMissionError"));
         QVERIFY(shown && !shown->isHidden());
         QCOMPARE(shown->text(), dialog.useMissionError());
+        QVERIFY(dialog.grab().save(QStringLiteral("/tmp/h-use-mission-refused.png")));
         QCOMPARE(s->station(), before);
         QVERIFY(s->database()->findPacket("Packet5"));
         QVERIFY(!s->isDirty());

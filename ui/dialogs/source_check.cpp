@@ -14,9 +14,14 @@ namespace {
 // A probe holds the socket for an instant: no need for the station's large receive buffer.
 constexpr int kProbeReceiveBufferBytes = 64 * 1024;
 
-QString reason(const Error& error)
+// The engine's reason without the URL it starts with: the operator has the URL in front of them.
+QString reason(const Error& error, const io::Endpoint& endpoint)
 {
-    return QString::fromStdString(error.message);
+    QString text = QString::fromStdString(error.message);
+    const QString prefix = QString::fromStdString(endpoint.toString()) + QStringLiteral(": ");
+    if (text.startsWith(prefix))
+        text.remove(0, prefix.size());
+    return text;
 }
 
 } // namespace
@@ -25,10 +30,12 @@ QString sourceOpenError(const io::Endpoint& endpoint)
 {
     if (endpoint.scheme == io::Scheme::File) {
         auto options = record::playbackOptionsFromQuery(endpoint.query);
-        if (!options)
-            return reason(options.error());
-        auto playback = record::PlaybackSource::open(endpoint.path, *options);
-        return playback ? QString() : reason(playback.error());
+        auto playback = options ? record::PlaybackSource::open(endpoint.path, *options)
+                                : Result<std::unique_ptr<record::PlaybackSource>>(options.error());
+        if (playback)
+            return {};
+        return QObject::tr("The recording %1 cannot be played back: %2")
+            .arg(QString::fromStdString(endpoint.path), reason(playback.error(), endpoint));
     }
     if (endpoint.scheme == io::Scheme::Tcp) {
         // A client only needs its server's address: no probe connection to a real server.
@@ -43,7 +50,7 @@ QString sourceOpenError(const io::Endpoint& endpoint)
     io::ReceiverOptions options;
     options.receiveBufferBytes = kProbeReceiveBufferBytes;
     auto receiver = io::openReceiver(endpoint, options);
-    return receiver ? QString() : reason(receiver.error()); // closed again as it goes out of scope
+    return receiver ? QString() : reason(receiver.error(), endpoint); // closed again as it goes out of scope
 }
 
 } // namespace telestation::ui
