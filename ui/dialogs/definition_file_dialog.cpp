@@ -4,7 +4,7 @@
 
 #include "core/mdb/validate.hpp"
 #include "core/xtce/xtce_import.hpp"
-#include "ui/models/tones.hpp"
+#include "ui/dialogs/error_label.hpp"
 #include "ui/text/number_format.hpp"
 
 #include <QAbstractTableModel>
@@ -352,12 +352,7 @@ DefinitionFileDialog::DefinitionFileDialog(QWidget* parent) : QDialog(parent)
     m_useButton->setObjectName(QStringLiteral("useMissionButton"));
     m_useButton->setToolTip(tr("Load this file as the station's mission database (the profile then names it)"));
     m_useButton->hide();
-    m_useErrorLabel = new QLabel(this);
-    m_useErrorLabel->setObjectName(QStringLiteral("useMissionError"));
-    m_useErrorLabel->setWordWrap(true);
-    m_useErrorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    tone::setTextColour(m_useErrorLabel, tone::kErrorText);
-    m_useErrorLabel->hide();
+    m_useErrorLabel = newErrorLabel(this, QStringLiteral("useMissionError"));
 
     auto* resultRow = new QHBoxLayout;
     resultRow->addWidget(m_icon);

@@ -65,31 +65,42 @@ void FileDialogFolder::remember(const QString& path) const
     QSettings().setValue(settingsKey(m_purpose), chosen);
 }
 
+namespace {
+
+// Runs `ask` (a QFileDialog function given where to start) and remembers what the operator chose.
+template <typename Ask>
+QString chooseFrom(const QString& purpose, Ask ask)
+{
+    const FileDialogFolder where(purpose);
+    const QString path = ask(where);
+    where.remember(path);
+    return path;
+}
+
+} // namespace
+
 QString FileDialogFolder::openFile(QWidget* parent, const QString& purpose, const QString& caption,
                                    const QString& filter, const QString& current)
 {
-    const FileDialogFolder where(purpose);
-    const QString path = QFileDialog::getOpenFileName(parent, caption, where.folder(current), filter);
-    where.remember(path);
-    return path;
+    return chooseFrom(purpose, [&](const FileDialogFolder& where) {
+        return QFileDialog::getOpenFileName(parent, caption, where.folder(current), filter);
+    });
 }
 
 QString FileDialogFolder::saveFile(QWidget* parent, const QString& purpose, const QString& caption,
                                    const QString& fileName, const QString& filter)
 {
-    const FileDialogFolder where(purpose);
-    const QString path = QFileDialog::getSaveFileName(parent, caption, where.suggestion(fileName), filter);
-    where.remember(path);
-    return path;
+    return chooseFrom(purpose, [&](const FileDialogFolder& where) {
+        return QFileDialog::getSaveFileName(parent, caption, where.suggestion(fileName), filter);
+    });
 }
 
 QString FileDialogFolder::existingFolder(QWidget* parent, const QString& purpose, const QString& caption,
                                          const QString& current)
 {
-    const FileDialogFolder where(purpose);
-    const QString path = QFileDialog::getExistingDirectory(parent, caption, where.folder(current));
-    where.remember(path);
-    return path;
+    return chooseFrom(purpose, [&](const FileDialogFolder& where) {
+        return QFileDialog::getExistingDirectory(parent, caption, where.folder(current));
+    });
 }
 
 } // namespace telestation::ui

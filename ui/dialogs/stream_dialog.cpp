@@ -1,9 +1,9 @@
 #include "ui/dialogs/stream_dialog.hpp"
 
 #include "core/common/time_text.hpp"
+#include "ui/dialogs/error_label.hpp"
 #include "ui/dialogs/file_dialog_folder.hpp"
 #include "ui/dialogs/source_check.hpp"
-#include "ui/models/tones.hpp"
 
 #include <QAction>
 #include <QCheckBox>
@@ -31,17 +31,6 @@ namespace {
 constexpr int kMaxPort = 65535;
 constexpr int kMaxProfileTransportHeader = 65535; // what a station profile may hold
 const QString kEveryInterface = QStringLiteral("0.0.0.0");
-
-QLabel* redLabel(QWidget* parent, const QString& objectName)
-{
-    auto* label = new QLabel(parent);
-    label->setObjectName(objectName);
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    tone::setTextColour(label, tone::kErrorText);
-    label->hide();
-    return label;
-}
 
 // "[::1]" as typed → "::1" (the endpoint keeps IPv6 addresses without brackets).
 QString withoutBrackets(QString text)
@@ -216,7 +205,7 @@ void StreamDialog::buildFields()
     m_enabled = new QCheckBox(tr("Receive this stream when the station starts"), this);
     m_enabled->setObjectName(QStringLiteral("enabledCheck"));
 
-    m_error = redLabel(this, QStringLiteral("errorLabel"));
+    m_error = newErrorLabel(this, QStringLiteral("errorLabel"));
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("okButton"));
     m_buttons->button(QDialogButtonBox::Cancel)->setObjectName(QStringLiteral("cancelButton"));
@@ -246,7 +235,7 @@ QWidget* StreamDialog::addRow(const QString& label, QWidget* field, QLayout* fie
         column->addWidget(field);
     QString name = field->objectName();
     name.replace(QRegularExpression(QStringLiteral("(Edit|Combo)$")), QString());
-    QLabel* error = redLabel(row, name + QStringLiteral("Error"));
+    QLabel* error = newErrorLabel(row, name + QStringLiteral("Error"));
     column->addWidget(error);
     row->setFocusProxy(field);
     QLabel* caption = captionFor(label, field, fieldLayout ? fieldLayout->sizeHint().height() : field->sizeHint().height());
