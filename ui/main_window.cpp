@@ -172,11 +172,14 @@ void MainWindow::createMenus()
 
     auto* stream = menuBar()->addMenu(tr("&Streams"));
     stream->addAction(tr("Start &All"), this, [this] {
+        QStringList errors; // one message for all of them: the first and how many more
         for (const auto& name : m_session.streamNames()) {
             QString error;
             if (!m_session.startStream(name, &error))
-                m_status->show(error);
+                errors << error;
         }
+        if (!errors.isEmpty())
+            m_status->show(errors.join(QLatin1Char('\n')));
     });
     stream->addAction(tr("Stop A&ll"), this, [this] {
         for (const auto& name : m_session.streamNames())

@@ -1,8 +1,9 @@
 // Errors where the operator looks for them (issue 15): the status bar shows one message at a time on
 // one line — a newer replaces an older, several lines become the first and a count, the whole text in
 // the tool tip — also through the main window, where the session's problems and the window's own
-// reports used to run into each other; and every error in the event log carries the stream it belongs
-// to (a stream that cannot open was also noted a second time with no stream).
+// reports used to run into each other, and Start All's failures used to leave only the last one shown;
+// and every error in the event log carries the stream it belongs to (a stream that cannot open was also
+// noted a second time with no stream).
 #include "core/config/station_profile.hpp"
 #include "tests/support/gui_session.hpp"
 #include "tests/support/held_udp_port.hpp"
@@ -11,7 +12,10 @@
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/status_message.hpp"
 
+#include <QAction>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -77,6 +81,33 @@ private slots:
         Q_EMIT session->problem(QStringLiteral("profile saved to /tmp/x.json"));
         QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("profile saved to /tmp/x.json"));
         QCOMPARE(window.statusMessage()->current(), window.statusBar()->currentMessage());
+    }
+
+    // Streams → Start All with two streams whose ports are held: one message for both, not the last
+    // one alone.
+    void startAllReportsEveryFailureInOneMessage()
+    {
+        QTemporaryDir dir;
+        const test::HeldUdpPort first;
+        const test::HeldUdpPort second;
+        QVERIFY(first.port() != 0 && second.port() != 0);
+        auto session = test::openSession(test::stationProfile(
+            dir, {test::streamProfile("one", "udp://127.0.0.1:" + std::to_string(first.port())),
+                  test::streamProfile("two", "udp://127.0.0.1:" + std::to_string(second.port()))}));
+        ui::MainWindow window(*session);
+        window.show();
+        QAction* startAll = nullptr;
+        for (QAction* menu : window.menuBar()->actions())
+            if (menu->menu())
+                for (QAction* a : menu->menu()->actions())
+                    if (a->text() == QStringLiteral("Start &All"))
+                        startAll = a;
+        QVERIFY(startAll);
+        startAll->trigger();
+        const QString shown = window.statusBar()->currentMessage();
+        QVERIFY2(shown.startsWith(QStringLiteral("stream one: ")), qPrintable(shown));
+        QVERIFY2(shown.endsWith(QStringLiteral("(+1 more: see the event log)")), qPrintable(shown));
+        QVERIFY(window.statusBar()->toolTip().contains(QStringLiteral("stream two: ")));
     }
 
     // A stream whose port another program holds: every error event names a stream.
