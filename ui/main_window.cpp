@@ -411,6 +411,7 @@ QStringList MainWindow::recentProfiles() const
 
 void MainWindow::addRecent(const QString& path)
 {
+    FileDialogFolder(FileDialogFolder::kProfiles).remember(path); // Open Recent too moves the profiles folder
     QStringList recent = recentProfiles();
     recent.removeAll(path);
     recent.prepend(path);
