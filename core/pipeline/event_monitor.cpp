@@ -2,7 +2,6 @@
 
 #include "core/common/clock.hpp"
 #include "core/common/thread_name.hpp"
-#include "core/common/thread_priority.hpp"
 #include "core/pipeline/event_text.hpp"
 
 #include <array>
@@ -54,9 +53,6 @@ void EventMonitor::stop()
 void EventMonitor::run()
 {
     setThreadName("ts-events");
-    // Events may wait; the data path may not: when both cores are full, the receivers, router and
-    // processor come first (docs/PERFORMANCE.md, "Limit transitions and events").
-    lowerThreadPriority(kReportingThreadNice);
     std::unique_lock lock(m_wakeMutex);
     while (!m_stopRequested) {
         lock.unlock();

@@ -5,7 +5,6 @@
 // audited; queues, stale streams and recording rollovers are reported; the archive keeps the events
 // across a restart and an unwritable one never stops the station.
 #include "core/ccsds/space_packet.hpp"
-#include "core/common/thread_priority.hpp"
 #include "core/events/event_archive.hpp"
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
@@ -19,15 +18,11 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
-#include <optional>
-#include <sstream>
 
 using namespace telestation;
 using namespace std::chrono_literals;
@@ -95,26 +90,6 @@ sim::StreamSummary sendFlowValues(pipeline::Station& st, const std::vector<doubl
     return test::send(config, trainingDatabase());
 }
 
-// The nice value of this process's thread named `name` (/proc/self/task/TID/stat, field 19), or nullopt.
-std::optional<int> threadNice(const std::string& name)
-{
-    namespace fs = std::filesystem;
-    for (const auto& task : fs::directory_iterator("/proc/self/task")) {
-        std::string comm;
-        std::getline(std::ifstream(task.path() / "comm"), comm);
-        if (comm != name)
-            continue;
-        std::string stat;
-        std::getline(std::ifstream(task.path() / "stat"), stat);
-        std::istringstream fields(stat.substr(stat.rfind(')') + 2)); // the name may hold spaces
-        std::string field;
-        for (int i = 3; i <= 19 && (fields >> field); ++i)
-            if (i == 19)
-                return std::stoi(field);
-    }
-    return std::nullopt;
-}
-
 } // namespace
 
 Q_DECLARE_METATYPE(sim::FaultConfig)
@@ -136,7 +111,6 @@ private slots:
     void recordingRolloverAndResume();
     void archiveKeepsEventsAcrossRestart();
     void unwritableArchiveNeverStopsTheStation();
-    void eventThreadYieldsToTheDataPath();
 };
 
 void TestPipelineEvents::faultsBecomeExactEvents_data()
@@ -681,28 +655,6 @@ void TestPipelineEvents::unwritableArchiveNeverStopsTheStation()
     const auto snap = st.snapshot();
     QCOMPARE(streamStats(snap, "tm")->counters.packetsProcessed, summary.sent.packets);
     QVERIFY(st.running());
-}
-
-// The event thread runs at a lower priority than the data path, so that its bursts (storm summaries,
-// alarm changes, SQLite) never take a full core from the processor; the processor keeps the process's.
-void TestPipelineEvents::eventThreadYieldsToTheDataPath()
-{
-    QTemporaryDir dir;
-    auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase());
-    QVERIFY(station);
-    errno = 0;
-    const int processNice = ::getpriority(PRIO_PROCESS, 0);
-    QCOMPARE(errno, 0);
-    const int expected = std::max(processNice, kReportingThreadNice);
-    std::optional<int> events, processor;
-    waitUntil([&] { // the thread lowers itself as it starts
-        events = threadNice("ts-events");
-        processor = threadNice("ts-processor");
-        return events && processor && *events == expected;
-    });
-    QVERIFY(events && processor);
-    QCOMPARE(*events, expected);
-    QCOMPARE(*processor, processNice);
 }
 
 QTEST_GUILESS_MAIN(TestPipelineEvents)

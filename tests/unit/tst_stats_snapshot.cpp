@@ -142,7 +142,7 @@ StationSnapshot richSnapshot()
     const auto counters = [&] {
         PacketCounters c;
         for (std::uint64_t* field : { &c.packetsReceived, &c.bytesReceived, &c.packetsProcessed, &c.packetsRecorded,
-                 &c.bytesRecorded, &c.packetsForwarded, &c.bytesForwarded, &c.parametersDecoded, &c.unknown,
+                 &c.bytesRecorded, &c.packetsForwarded, &c.bytesForwarded, &c.parametersDecoded, &c.packetsDecoded, &c.unknown,
                  &c.discarded, &c.malformed, &c.layoutErrors, &c.longPackets, &c.extraBytes, &c.sequenceErrors, &c.packetsLost, &c.largestGap, &c.duplicates,
                  &c.networkDrops, &c.processDrops, &c.recordDrops, &c.forwardDrops, &c.recordErrors, &c.forwardErrors })
             *field = n();
@@ -275,6 +275,7 @@ PacketCounters readCounters(const QJsonObject& o)
     c.packetsForwarded = u64(o, "packetsForwarded");
     c.bytesForwarded = u64(o, "bytesForwarded");
     c.parametersDecoded = u64(o, "parametersDecoded");
+    c.packetsDecoded = u64(o, "packetsDecoded");
     c.unknown = u64(o, "unknown");
     c.discarded = u64(o, "discarded");
     c.malformed = u64(o, "malformed");
@@ -416,7 +417,7 @@ QStringList sorted(QStringList keys)
 const QStringList kQueueKeys = { "depth", "capacity", "highWater", "warningThreshold", "warnings", "drops" };
 const QStringList kCounterKeys
     = { "packetsReceived", "bytesReceived", "packetsProcessed", "packetsRecorded", "bytesRecorded", "packetsForwarded",
-          "bytesForwarded", "parametersDecoded", "unknown", "discarded", "malformed", "layoutErrors", "longPackets", "extraBytes", "sequenceErrors", "packetsLost",
+          "bytesForwarded", "parametersDecoded", "packetsDecoded", "unknown", "discarded", "malformed", "layoutErrors", "longPackets", "extraBytes", "sequenceErrors", "packetsLost",
           "largestGap", "duplicates", "networkDrops", "processDrops", "recordDrops", "forwardDrops", "recordErrors", "forwardErrors" };
 const QStringList kRatesKeys = { "packetsPerSecond", "megabitsPerSecond", "parametersPerSecond" };
 
@@ -424,7 +425,7 @@ const QStringList kRatesKeys = { "packetsPerSecond", "megabitsPerSecond", "param
 const std::vector<std::uint64_t PacketCounters::*> kCounterMembers = { &PacketCounters::packetsReceived,
     &PacketCounters::bytesReceived, &PacketCounters::packetsProcessed, &PacketCounters::packetsRecorded,
     &PacketCounters::bytesRecorded, &PacketCounters::packetsForwarded, &PacketCounters::bytesForwarded,
-    &PacketCounters::parametersDecoded, &PacketCounters::unknown, &PacketCounters::discarded,
+    &PacketCounters::parametersDecoded, &PacketCounters::packetsDecoded, &PacketCounters::unknown, &PacketCounters::discarded,
     &PacketCounters::malformed, &PacketCounters::layoutErrors, &PacketCounters::longPackets,
     &PacketCounters::extraBytes, &PacketCounters::sequenceErrors, &PacketCounters::packetsLost,
     &PacketCounters::largestGap, &PacketCounters::duplicates, &PacketCounters::networkDrops,
