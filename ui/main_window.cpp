@@ -250,6 +250,7 @@ void MainWindow::connectSession()
 {
     connect(&m_session, &StationSession::stationAboutToChange, this, &MainWindow::stationAboutToChange);
     connect(&m_session, &StationSession::stationChanged, this, &MainWindow::stationChanged);
+    connect(&m_session, &StationSession::streamsChanged, this, &MainWindow::streamsChanged);
     connect(&m_session, &StationSession::dirtyChanged, this, &MainWindow::updateTitle);
     connect(&m_session, &StationSession::profileChanged, this, &MainWindow::updateTitle);
     connect(&m_session, &StationSession::problem, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
@@ -289,6 +290,17 @@ void MainWindow::stationChanged(pipeline::Station* station)
     } else {
         m_missionLabel->setText(tr("No mission database"));
     }
+    m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
+}
+
+// A stream added, changed or removed on the same station: the views that list streams read them again
+// and keep their choice (the streams panel its selected stream, displays their stream selectors).
+void MainWindow::streamsChanged()
+{
+    m_streams->refresh();
+    m_packets->refresh();
+    for (auto* dock : displays())
+        dock->refreshStreams();
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 

@@ -19,6 +19,7 @@ EventMonitor::EventMonitor(StationCore& core, std::string archivePath, int reten
     , m_archivePath(std::move(archivePath))
     , m_retentionDays(retentionDays)
     , m_limiter(core.options.eventStormWindow.count())
+    , m_watch(StreamTable::kCapacity)
 {
 }
 
@@ -120,6 +121,7 @@ void EventMonitor::collect(std::int64_t nowNs)
     std::vector<config::LimitSetting> limits;
     bool limitsRead = false;
     std::array<RawEvent, 256> raw{};
+    std::unique_lock streams(m_core.streams.mutex); // names by stream id
     for (EventRing* ring : {&m_core.routerEvents, &m_core.processorEvents}) {
         std::size_t n;
         while ((n = ring->ring.popBatch(std::span<RawEvent>(raw.data(), raw.size()))) > 0) {
@@ -133,6 +135,7 @@ void EventMonitor::collect(std::int64_t nowNs)
             }
         }
     }
+    streams.unlock();
     const std::uint64_t losses = ringLosses();
     if (losses != m_ringLossesSeen) {
         Event e;
@@ -166,21 +169,35 @@ void EventMonitor::admitRaw(const RawEvent& raw, std::int64_t nowNs, const std::
         if (known != m_rawKeys.end() && m_limiter.tryMerge(known->second, raw.timeNs, 1, raw.amount, Severity::Warning))
             return;
     }
-    Event e = describeRawEvent(raw, m_core.streams.at(raw.streamId)->profile.name, m_core.types, limits);
+    Event e = describeRawEvent(raw, nameOf(raw.streamId), m_core.types, limits);
     if (mergeable)
         m_rawKeys.try_emplace(key, events::StormLimiter::keyOf(e));
     admit(std::move(e), nowNs);
 }
 
+// The stream's name now, or the one it had when last watched if it was removed since (streams.mutex held).
+const std::string& EventMonitor::nameOf(std::uint16_t streamId)
+{
+    StreamWatch& w = m_watch.at(streamId);
+    if (const Stream* s = m_core.streams.at(streamId)) {
+        if (s->serial != w.serial)
+            w = StreamWatch{s->serial};
+        w.name = s->name();
+    }
+    return w.name;
+}
+
 void EventMonitor::watchStreams(std::int64_t nowNs, std::int64_t monoNs)
 {
-    if (m_watch.size() < m_core.streams.size())
-        m_watch.resize(m_core.streams.size());
-    for (auto& s : m_core.streams) {
-        StreamWatch& w = m_watch[s->id];
-        watchQueues(*s, w, nowNs);
-        watchStaleness(*s, w, nowNs, monoNs);
-    }
+    std::lock_guard lock(m_core.streams.mutex);
+    m_core.streams.forEach([&](Stream& s) {
+        StreamWatch& w = m_watch[s.id];
+        if (w.serial != s.serial) // a stream new to this id
+            w = StreamWatch{s.serial};
+        w.name = s.name();
+        watchQueues(s, w, nowNs);
+        watchStaleness(s, w, nowNs, monoNs);
+    });
 }
 
 // Drops per queue, and the network queue's warning threshold crossed up and back down.
@@ -196,7 +213,7 @@ void EventMonitor::watchQueues(Stream& s, StreamWatch& w, std::int64_t nowNs)
         Event e;
         e.kind = EventKind::QueueDrop;
         e.severity = Severity::Error;
-        e.stream = s.profile.name;
+        e.stream = w.name;
         e.detail = kNames[q];
         e.amount = drops - w.drops[q];
         e.timeNs = nowNs;
@@ -213,7 +230,7 @@ void EventMonitor::watchQueues(Stream& s, StreamWatch& w, std::int64_t nowNs)
         Event e;
         e.kind = kind;
         e.severity = severity;
-        e.stream = s.profile.name;
+        e.stream = w.name;
         e.detail = kNames[0];
         e.amount = amount;
         e.timeNs = nowNs;
@@ -247,7 +264,7 @@ void EventMonitor::watchStaleness(Stream& s, StreamWatch& w, std::int64_t nowNs,
         Event e;
         e.kind = kind;
         e.severity = severity;
-        e.stream = s.profile.name;
+        e.stream = w.name;
         e.timeNs = nowNs;
         e.text = std::move(text);
         admit(std::move(e), nowNs);
@@ -264,7 +281,7 @@ void EventMonitor::watchStaleness(Stream& s, StreamWatch& w, std::int64_t nowNs,
         w.wasRunning = running;
         return;
     }
-    const double staleAfter = s.profile.staleAfterSeconds;
+    const double staleAfter = s.staleAfterSeconds.load(std::memory_order_relaxed);
     if (w.stale || staleAfter <= 0)
         return;
     const auto quietNs = monoNs - w.lastActivityNs;
