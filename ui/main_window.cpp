@@ -293,12 +293,11 @@ void MainWindow::stationChanged(pipeline::Station* station)
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 
-// A stream added, changed or removed on the same station: the views that list streams read them again
-// and keep their choice (the streams panel its selected stream, displays their stream selectors).
+// A stream added, changed or removed on the same station: the displays' stream selectors list the
+// streams again, keeping their choice, and the status bar counts them.
 void MainWindow::streamsChanged()
 {
-    m_streams->refresh();
-    m_packets->refresh();
+    // The streams panel and the packet table follow the session's streamsChanged themselves.
     for (auto* dock : displays())
         dock->refreshStreams();
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));

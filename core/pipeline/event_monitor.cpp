@@ -175,13 +175,26 @@ void EventMonitor::admitRaw(const RawEvent& raw, std::int64_t nowNs, const std::
     admit(std::move(e), nowNs);
 }
 
+namespace {
+
+// A new stream's watch: nothing seen yet.
+template <typename Watch>
+Watch freshWatch(std::uint64_t serial)
+{
+    Watch w;
+    w.serial = serial;
+    return w;
+}
+
+} // namespace
+
 // The stream's name now, or the one it had when last watched if it was removed since (streams.mutex held).
 const std::string& EventMonitor::nameOf(std::uint16_t streamId)
 {
     StreamWatch& w = m_watch.at(streamId);
     if (const Stream* s = m_core.streams.at(streamId)) {
         if (s->serial != w.serial)
-            w = StreamWatch{s->serial};
+            w = freshWatch<StreamWatch>(s->serial);
         w.name = s->name();
     }
     return w.name;
@@ -193,7 +206,7 @@ void EventMonitor::watchStreams(std::int64_t nowNs, std::int64_t monoNs)
     m_core.streams.forEach([&](Stream& s) {
         StreamWatch& w = m_watch[s.id];
         if (w.serial != s.serial) // a stream new to this id
-            w = StreamWatch{s.serial};
+            w = freshWatch<StreamWatch>(s.serial);
         w.name = s.name();
         watchQueues(s, w, nowNs);
         watchStaleness(s, w, nowNs, monoNs);

@@ -39,7 +39,7 @@ struct Station::Impl {
     // What addStream and replaceStream check before anything changes; the source's endpoint.
     Result<io::Endpoint> check(const config::StreamProfile& sp, const Stream* replacing) const;
     // Lets what the stream's stopped receiver had received pass every queue.
-    void drain(const Stream& s) const;
+    void drain(const Stream& s);
     // Takes a stopped, drained stream out and frees it once no thread can hold it (stream_table.hpp).
     void retire(Stream& s);
     // The stream `name`, or an error that says there is none.
@@ -359,7 +359,7 @@ Result<io::Endpoint> Station::Impl::check(const config::StreamProfile& sp, const
     return std::move(*endpoint);
 }
 
-void Station::Impl::drain(const Stream& s) const
+void Station::Impl::drain(const Stream& s)
 {
     if (!isRunning.load())
         return; // stop() drained every queue
@@ -523,7 +523,8 @@ Status Station::replaceStream(std::string_view name, const config::StreamProfile
         s.profile.forwardUnknown = sp.forwardUnknown;
         s.profile.packets = sp.packets;
         s.endpoint = *endpoint;
-        s.transportHeaderBytes = sp.transportHeaderBytes;
+        if (s.transportHeaderBytes != sp.transportHeaderBytes)
+            s.transportHeaderBytes = sp.transportHeaderBytes; // the receiver is stopped (restart)
         s.playbackSource.store(endpoint->scheme == io::Scheme::File, std::memory_order_relaxed);
         s.staleAfterSeconds.store(sp.staleAfterSeconds, std::memory_order_relaxed);
         if (fresh) {
