@@ -195,7 +195,7 @@ const std::string& EventMonitor::nameOf(std::uint16_t streamId)
     if (const Stream* s = m_core.streams.at(streamId)) {
         if (s->serial != w.serial)
             w = freshWatch<StreamWatch>(s->serial);
-        w.name = s->name();
+        s->nameInto(w.name);
     }
     return w.name;
 }
@@ -207,7 +207,7 @@ void EventMonitor::watchStreams(std::int64_t nowNs, std::int64_t monoNs)
         StreamWatch& w = m_watch[s.id];
         if (w.serial != s.serial) // a stream new to this id
             w = freshWatch<StreamWatch>(s.serial);
-        w.name = s.name();
+        s.nameInto(w.name);
         watchQueues(s, w, nowNs);
         watchStaleness(s, w, nowNs, monoNs);
     });

@@ -70,6 +70,13 @@ struct Stream {
         std::lock_guard lock(sourceMutex);
         return profile.name;
     }
+    // `out` = the name, copied only when it changed (the event thread looks every round: no allocation).
+    void nameInto(std::string& out) const
+    {
+        std::lock_guard lock(sourceMutex);
+        if (out != profile.name)
+            out = profile.name;
+    }
 
     // `source` is replaced only while the receiver thread is not running (controlling thread); the
     // mutex keeps snapshots, which may run on any thread, from reading it meanwhile.

@@ -12,7 +12,7 @@
 //   - every other thread (snapshots, the event thread, consumers' look-ups) reads the table under
 //     `mutex`, which the controlling thread takes before it frees a stream;
 //   - the stream's own receiver thread has been joined.
-// A freed slot may be given to a stream added later; `serial` tells a stream from the earlier
+// A freed slot may be given to a stream added later (once the ids have gone round); `serial` tells a stream from the earlier
 // occupants of its slot (per-stream state the workers and the event thread keep by id is reset when
 // the serial differs). Internal to core/pipeline.
 #pragma once
@@ -35,9 +35,11 @@ public:
     static constexpr std::size_t kCapacity = 256; // streams at once; ids are 0 .. kCapacity - 1
 
     // ---- Any thread that may (workers: lock-free; others: under `mutex`) ----
+    // Sequentially consistent (a plain load on x86-64): ordered with the unpublish and the workers'
+    // pass counts, on which reclamation relies.
     [[nodiscard]] Stream* at(std::size_t id) const noexcept
     {
-        return id < kCapacity ? m_slots[id].load(std::memory_order_acquire) : nullptr;
+        return id < kCapacity ? m_slots[id].load(std::memory_order_seq_cst) : nullptr;
     }
     // One past the highest id ever used: the workers' loops stop here.
     [[nodiscard]] std::size_t bound() const noexcept { return m_bound.load(std::memory_order_acquire); }
@@ -72,12 +74,16 @@ public:
     [[nodiscard]] std::size_t size() const noexcept { return m_size.load(std::memory_order_relaxed); }
 
     // ---- The controlling thread ----
-    // The lowest free id, or nullopt when the table is full.
+    // The next free id after the last one given, cyclically (a removed stream's id is given again only
+    // once the table has gone round: consumers that still hold it rarely meet another stream under
+    // it), or nullopt when the table is full.
     [[nodiscard]] std::optional<std::uint16_t> freeId() const noexcept
     {
-        for (std::size_t id = 0; id < kCapacity; ++id)
+        for (std::size_t i = 0; i < kCapacity; ++i) {
+            const std::size_t id = (m_next + i) % kCapacity;
             if (!m_owned[id])
                 return static_cast<std::uint16_t>(id);
+        }
         return std::nullopt;
     }
     // Publishes a stream at its id (which must be free): the workers see it from their next round.
@@ -86,6 +92,7 @@ public:
         const std::uint16_t id = stream->id;
         Stream* raw = stream.get();
         m_owned[id] = std::move(stream);
+        m_next = (id + 1u) % kCapacity;
         m_size.fetch_add(1, std::memory_order_relaxed);
         if (id + 1u > m_bound.load(std::memory_order_relaxed))
             m_bound.store(id + 1u, std::memory_order_release);
@@ -107,6 +114,7 @@ public:
 private:
     std::array<std::atomic<Stream*>, kCapacity> m_slots{};
     std::array<std::unique_ptr<Stream>, kCapacity> m_owned{}; // controlling thread
+    std::size_t m_next = 0;                                    // controlling thread: where freeId looks first
     std::atomic<std::size_t> m_bound{0};
     std::atomic<std::size_t> m_size{0};
 };

@@ -25,9 +25,11 @@ void Worker::start()
 
 void Worker::awaitPass() const
 {
-    const std::uint64_t seen = m_passes.load(std::memory_order_acquire);
-    // Two increments: the one after `seen` may be the end of a pass that began before the call.
-    while (m_looping.load(std::memory_order_acquire) && m_passes.load(std::memory_order_acquire) < seen + 2) {
+    // Sequentially consistent with the unpublish before it and the workers' slot loads after their
+    // increment (stream_table.hpp): a pass counted after `seen` loads the slots after the unpublish.
+    const std::uint64_t seen = m_passes.load(std::memory_order_seq_cst);
+    // Two increments: a whole pass begun after the call (the recorder has also had its beforeRound).
+    while (m_looping.load(std::memory_order_acquire) && m_passes.load(std::memory_order_seq_cst) < seen + 2) {
         m_bell.ring();
         std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
@@ -44,7 +46,7 @@ void Worker::run()
     setThreadName(m_threadName);
     starting();
     for (;;) {
-        m_passes.fetch_add(1, std::memory_order_acq_rel);
+        m_passes.fetch_add(1, std::memory_order_seq_cst); // holds no stream pointer here
         if (serviceRound() > 0)
             continue;
         // Read "upstream done" before the last look at the queues: anything pushed before it was set
