@@ -19,6 +19,7 @@
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/wait_until.hpp"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 

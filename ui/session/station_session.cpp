@@ -236,7 +236,7 @@ bool StationSession::addStream(const config::StreamProfile& stream, QString* err
         return accepted(noStation(), error);
     if (!accepted(m_station->addStream(stream), error))
         return false;
-    streamsChangedLive(tr("stream %1 added").arg(text(stream.name)));
+    streamsChangedLive(text(stream.name), tr("stream %1 added").arg(text(stream.name)));
     return true;
 }
 
@@ -247,7 +247,7 @@ bool StationSession::replaceStream(const QString& name, const config::StreamProf
     if (!accepted(m_station->replaceStream(name.toStdString(), stream), error))
         return false;
     const QString renamed = text(stream.name) == name ? QString() : tr(" (now %1)").arg(text(stream.name));
-    streamsChangedLive(tr("stream %1 changed%2").arg(name, renamed));
+    streamsChangedLive(text(stream.name), tr("stream %1 changed%2").arg(name, renamed));
     return true;
 }
 
@@ -257,13 +257,13 @@ bool StationSession::removeStream(const QString& name, QString* error)
         return accepted(noStation(), error);
     if (!accepted(m_station->removeStream(name.toStdString()), error))
         return false;
-    streamsChangedLive(tr("stream %1 removed").arg(name));
+    streamsChangedLive(name, tr("stream %1 removed").arg(name));
     return true;
 }
 
-void StationSession::streamsChangedLive(const QString& what)
+void StationSession::streamsChangedLive(const QString& stream, const QString& what)
 {
-    note(events::Severity::Info, {}, what);
+    note(events::Severity::Info, stream, what);
     liveChanged();
     Q_EMIT streamsChanged();
     Q_EMIT profileChanged();

@@ -139,7 +139,7 @@ Q_SIGNALS:
 
 private:
     // After a stream was added, changed or removed: the note, the profile, the signals.
-    void streamsChangedLive(const QString& what);
+    void streamsChangedLive(const QString& stream, const QString& what);
     // Creates and starts a station for `profile` on `db`; stream failures go to `streamProblems`.
     std::unique_ptr<pipeline::Station> launch(const config::StationProfile& profile, const mdb::MissionDatabase& db,
                                               QString* error, QStringList* streamProblems);
