@@ -102,11 +102,16 @@ void Recorder::openCatalog()
 void Recorder::handle(Stream& stream, std::span<const PacketHandle> batch)
 {
     StreamRecording& r = m_streams[stream.id];
-    if (r.serial != stream.serial) [[unlikely]] { // the first packet of this stream (or of its id's new stream)
+    const std::uint32_t renames = stream.renames.load(std::memory_order_relaxed);
+    // The first packet of this stream (or of its id's new stream), or of its new name: a recording
+    // of its own, under its name.
+    if (r.serial != stream.serial || r.renames != renames) [[unlikely]] {
         if (r.recorder)
-            close(r, nullptr);
-        r.failed = false;
+            close(r, r.serial == stream.serial ? &stream : nullptr);
+        if (r.serial != stream.serial)
+            r.failed = false;
         r.serial = stream.serial;
+        r.renames = renames;
     }
     for (const PacketHandle h : batch)
         record(stream, r, h);

@@ -34,6 +34,7 @@ private:
         std::uint64_t rollovers = 0;
         std::string file; // the open segment's file name
         std::uint64_t serial = 0; // the stream's (stream_table.hpp): a removed stream's recording is closed
+        std::uint32_t renames = 0; // the stream's renames when the recording was opened
         std::string stream;       // its name when the recording was opened
     };
 

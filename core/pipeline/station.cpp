@@ -512,8 +512,10 @@ Status Station::replaceStream(std::string_view name, const config::StreamProfile
     std::unique_ptr<Source> old;
     {
         std::lock_guard lock(s.sourceMutex);
-        if (s.profile.name != sp.name)
+        if (s.profile.name != sp.name) {
             s.profile.name = sp.name; // the receiver is stopped (restart)
+            s.renames.fetch_add(1, std::memory_order_relaxed);
+        }
         s.profile.source = sp.source;
         s.profile.enabled = sp.enabled;
         s.profile.transportHeaderBytes = sp.transportHeaderBytes;

@@ -64,6 +64,7 @@ struct Stream {
     std::uint32_t transportHeaderBytes;
     std::atomic<double> staleAfterSeconds{0}; // the event thread watches it; a replace may change it
     std::atomic<bool> playbackSource{false};  // endpoint is file:// (the router reads it every batch)
+    std::atomic<std::uint32_t> renames{0};    // moves with each new name: the recorder opens a segment under it
     [[nodiscard]] bool playback() const noexcept { return playbackSource.load(std::memory_order_relaxed); }
     [[nodiscard]] std::string name() const
     {
