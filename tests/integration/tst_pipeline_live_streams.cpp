@@ -120,7 +120,7 @@ private:
                 return;
             }
             last = now;
-            (void)reader.read(m_stream, "Packet5.SAFE_MODE_FLAG");
+            (void)reader.read(m_stream, "HK_Status.BUS_CURRENT");
             ++m_snapshots;
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
@@ -166,7 +166,7 @@ void TestLiveStreams::streamsChangeWhileOthersRun()
     const std::uint16_t portB = st.localPort("B"), portC = st.localPort("C");
     QVERIFY(portB != 0 && portC != 0);
 
-    const std::vector<std::string> mix{"Packet5", "HK_Status"};
+    const std::vector<std::string> mix{"HK_Status", "GNC_State"};
     auto simA = test::simulator(test::traffic(test::streamAddress(st, "A"), mix, std::nullopt, rate), db);
     auto configB = test::traffic(test::streamAddress(st, "B"), {"HK_Status"}, std::nullopt, rate);
     configB.transportHeaderBytes = 4;
@@ -177,7 +177,8 @@ void TestLiveStreams::streamsChangeWhileOthersRun()
     simC->start();
     Watcher watcher(st, "A");
 
-    const config::StreamProfile b0 = st.profile().streams[1];
+    config::StreamProfile b = st.profile().streams[1]; // edited in place, cycle after cycle
+    b.source = "udp://127.0.0.1:" + std::to_string(portB);
     const config::StreamProfile c0 = st.profile().streams[2];
     u64 reopenWindows = 0; // packets the simulator sent to B while B's socket was being replaced
     int cycles = 0, reopens = 0;
@@ -194,7 +195,6 @@ void TestLiveStreams::streamsChangeWhileOthersRun()
         QCOMPARE(errorOf(st.removeStream("D")), std::string());
 
         // B's packet settings (live, no reopen).
-        auto b = b0;
         b.packets = {byName("HK_Status", odd ? config::ProcessingMode::ProcessOnDemand : config::ProcessingMode::PassThru)};
         QCOMPARE(errorOf(st.replaceStream("B", b)), std::string());
         // Its name and transport header (the receiver restarts on the open socket), and back.
@@ -238,12 +238,17 @@ void TestLiveStreams::streamsChangeWhileOthersRun()
     const auto snap = st.snapshot();
     const auto* a = test::streamStats(snap, "A");
     QVERIFY(a);
+    qInfo("A: %llu sent, %llu received, %llu processed; drops: network %llu, process %llu, kernel %llu",
+          static_cast<unsigned long long>(sentA.packets), static_cast<unsigned long long>(a->counters.packetsReceived),
+          static_cast<unsigned long long>(a->counters.packetsProcessed), static_cast<unsigned long long>(a->counters.networkDrops),
+          static_cast<unsigned long long>(a->counters.processDrops), static_cast<unsigned long long>(a->kernelDrops));
     QCOMPARE(a->counters.packetsReceived, sentA.packets);
     QCOMPARE(a->counters.bytesReceived, sentA.bytes);
     QCOMPARE(a->counters.packetsProcessed, sentA.packets);
     QCOMPARE(a->counters.packetsLost, u64{0});
     QCOMPARE(a->counters.sequenceErrors, u64{0});
     QCOMPARE(a->counters.networkDrops, u64{0});
+    QCOMPARE(a->counters.processDrops, u64{0});
     QCOMPARE(a->kernelDrops, u64{0});
 
     // B loses nothing beyond the packets sent while its own socket reopened, and what it lost shows
