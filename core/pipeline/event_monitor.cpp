@@ -121,7 +121,6 @@ void EventMonitor::collect(std::int64_t nowNs)
     std::vector<config::LimitSetting> limits;
     bool limitsRead = false;
     std::array<RawEvent, 256> raw{};
-    std::unique_lock streams(m_core.streams.mutex); // names by stream id
     for (EventRing* ring : {&m_core.routerEvents, &m_core.processorEvents}) {
         std::size_t n;
         while ((n = ring->ring.popBatch(std::span<RawEvent>(raw.data(), raw.size()))) > 0) {
@@ -135,7 +134,6 @@ void EventMonitor::collect(std::int64_t nowNs)
             }
         }
     }
-    streams.unlock();
     const std::uint64_t losses = ringLosses();
     if (losses != m_ringLossesSeen) {
         Event e;
@@ -188,9 +186,11 @@ Watch freshWatch(std::uint64_t serial)
 
 } // namespace
 
-// The stream's name now, or the one it had when last watched if it was removed since (streams.mutex held).
+// The stream's name now, or the one it had when last watched if it was removed since. Only for an event
+// that is not merged into a storm (a few a second): the lock is not taken per raw event.
 const std::string& EventMonitor::nameOf(std::uint16_t streamId)
 {
+    std::lock_guard lock(m_core.streams.mutex);
     StreamWatch& w = m_watch.at(streamId);
     if (const Stream* s = m_core.streams.at(streamId)) {
         if (s->serial != w.serial)
