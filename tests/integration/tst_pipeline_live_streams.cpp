@@ -160,6 +160,13 @@ void TestLiveStreams::streamsChangeWhileOthersRun()
     const auto& db = test::trainingDatabase();
     auto profile = test::stationProfile(dir, {test::streamProfile("A"), test::streamProfile("B"), test::streamProfile("C")});
     profile.streams[1].transportHeaderBytes = 4;
+    // C comes and goes: it only needs to pass its packets on (the processor's time is A's).
+    profile.streams[2].packets = {byName("HK_Status", config::ProcessingMode::PassThru),
+                                  byName("GNC_State", config::ProcessingMode::PassThru)};
+    // A 2-core machine shared with builds may hold the processor off for a while: queues that hold
+    // more than a second of A's packets, as an operator would configure for a busy machine.
+    profile.queues.processPacketQueueSize = 32768;
+    profile.queues.networkPacketQueueSize = 32768;
     auto station = test::startStation(profile, db);
     QVERIFY(station);
     auto& st = *station;
