@@ -7,7 +7,8 @@
 //
 // Duration and rate: TELESTATION_LIVE_STREAMS_SECONDS (default 30; 6 under TSan) and
 // TELESTATION_LIVE_STREAMS_RATE (packets/s per stream; default 20,000; 2,000 under TSan). Whatever the
-// time, at least kMinCycles add/edit/remove cycles run.
+// time, at least kMinCycles add/edit/remove cycles run. Another test adds and removes streams until the
+// ids have gone round (300-odd changes in well under a second).
 #include "core/api/consumer.hpp"
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
@@ -150,6 +151,7 @@ private slots:
     void removingPassesQueuedPacketsOnFirst();
     void samePortReplacementFallsBackToTheOldSource();
     void settingsOnlyEditKeepsTheSocket();
+    void aRemovedStreamsIdIsNotMistakenForAnother();
 };
 
 void TestLiveStreams::streamsChangeWhileOthersRun()
@@ -429,6 +431,54 @@ void TestLiveStreams::settingsOnlyEditKeepsTheSocket()
         settingsOnly += e.stream == "A" && e.text.find("settings only") != std::string::npos ? 1 : 0;
     QVERIFY(settingsOnly >= 1); // storms of alike events merge: at least one is shown
     QCOMPARE(test::streamStats(st.snapshot(), "A")->counters.packetsLost, u64{0});
+}
+
+// Ids go round before one comes back; a subscription or a newest-value pair of a removed stream gets
+// nothing of the stream that later takes its id.
+void TestLiveStreams::aRemovedStreamsIdIsNotMistakenForAnother()
+{
+    QTemporaryDir dir;
+    const auto& db = test::trainingDatabase();
+    pipeline::StationOptions options;
+    options.pollTimeout = std::chrono::milliseconds(2); // a stopping receiver notices at once
+    auto station = test::startStation(test::stationProfile(dir, {test::streamProfile("A")}), db, options);
+    QVERIFY(station);
+    auto& st = *station;
+    QCOMPARE(errorOf(st.addStream(test::streamProfile("X"))), std::string());
+    const auto first = st.streamId("X");
+    QVERIFY(first);
+    api::PacketSubscription::Options po;
+    po.stream = "X";
+    auto packets = api::PacketSubscription::create(st, po);
+    QVERIFY(packets);
+    auto newest = api::ParameterSubscription::createNewest(st);
+    const auto parameter = st.types().parameterId("HK_Status.BUS_CURRENT");
+    QVERIFY(parameter);
+    bool added = false;
+    (void)newest->add(*first, *parameter, &added);
+    QVERIFY(added);
+    QCOMPARE(errorOf(st.removeStream("X")), std::string());
+    QVERIFY(!api::ParameterReader(st).read(*first, *parameter)); // no such stream now
+
+    int adds = 0;
+    std::optional<std::uint16_t> id;
+    for (; adds < 600; ++adds) {
+        QCOMPARE(errorOf(st.addStream(test::streamProfile("Y"))), std::string());
+        id = st.streamId("Y");
+        if (id == first)
+            break;
+        QCOMPARE(errorOf(st.removeStream("Y")), std::string());
+    }
+    QCOMPARE(id, first);
+    QVERIFY2(adds > 200, "ids must go round before one comes back");
+    const auto sent = test::sendPackets(st, "Y", {"HK_Status"}, 200);
+    QVERIFY(test::settle(st, "Y", sent.sent.packets));
+    QCOMPARE(test::streamStats(st.snapshot(), "Y")->counters.packetsProcessed, sent.sent.packets);
+    std::size_t delivered = (*packets)->poll([](const api::PacketView&) {});
+    QCOMPARE(delivered, std::size_t{0}); // the removed X's subscription is not fed Y's packets
+    std::vector<api::ParameterSample> samples(16);
+    QCOMPARE(newest->poll(samples), std::size_t{0}); // nor is X's newest-value pair
+    QVERIFY(api::ParameterReader(st).read(*first, *parameter).has_value()); // the id is Y's now
 }
 
 QTEST_GUILESS_MAIN(TestLiveStreams)
