@@ -6,15 +6,15 @@
 // Reclamation (core/pipeline/README.md, "Streams that come and go"): a removed stream is unpublished
 // (its slot set to null), then freed only once no thread can still hold its pointer:
 //   - the workers (router, processor, recorder, forwarder) read slots without a lock; each counts its
-//     passes (Worker::passes) at the top of its loop, where it holds no stream pointer. The controlling
-//     thread waits until every running worker has begun a whole new pass after the unpublish
-//     (Worker::awaitPass rings its doorbell so a sleeping worker passes at once);
+//     passes at the top of its loop, where it holds no stream pointer. The controlling thread waits
+//     until every running worker has begun a whole new pass after the unpublish (Worker::awaitPass,
+//     which rings the worker's doorbell so that a sleeping worker passes at once);
 //   - every other thread (snapshots, the event thread, consumers' look-ups) reads the table under
 //     `mutex`, which the controlling thread takes before it frees a stream;
 //   - the stream's own receiver thread has been joined.
-// A freed slot may be given to a stream added later (once the ids have gone round); `serial` tells a stream from the earlier
-// occupants of its slot (per-stream state the workers and the event thread keep by id is reset when
-// the serial differs). Internal to core/pipeline.
+// A freed slot may be given to a stream added later (once the ids have gone round); `serial` tells a
+// stream from the earlier occupants of its slot (per-stream state the workers and the event thread keep
+// by id is reset when the serial differs). Internal to core/pipeline.
 #pragma once
 
 #include "core/pipeline/stream.hpp"
