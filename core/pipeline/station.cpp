@@ -32,10 +32,12 @@ struct Station::Impl {
         workers = {std::make_unique<Router>(core), std::make_unique<Processor>(core), std::make_unique<Recorder>(core),
                    std::make_unique<Forwarder>(core)};
     }
-    // Opens a source as the stream `s` would (nothing changes).
-    Result<std::unique_ptr<Source>> openFor(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes) const;
-    // Opens a stream's source; on failure the stream shows "error: why" and the error is the why.
-    Status open(Stream& s);
+    // Opens a source as the stream `s` would (nothing changes); a playback from `resumeFromNs` (0: its start).
+    Result<std::unique_ptr<Source>> openFor(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
+                                            std::int64_t resumeFromNs) const;
+    // Opens a stream's source (a playback where the profile says it stopped, or at `resumeFromNs`); on
+    // failure the stream shows "error: why" and the error is the why.
+    Status open(Stream& s, std::optional<std::int64_t> resumeFromNs = std::nullopt);
     // What addStream and replaceStream check before anything changes; the source's endpoint.
     Result<io::Endpoint> check(const config::StreamProfile& sp, const Stream* replacing) const;
     // Lets what the stream's stopped receiver had received pass every queue.
@@ -52,7 +54,8 @@ struct Station::Impl {
     std::atomic<bool> isRunning{false};
 };
 
-Result<std::unique_ptr<Source>> Station::Impl::openFor(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes) const
+Result<std::unique_ptr<Source>> Station::Impl::openFor(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
+                                                       std::int64_t resumeFromNs) const
 {
     // The largest packet the mission database defines bounds TCP framing.
     std::size_t largest = 0;
@@ -62,12 +65,13 @@ Result<std::unique_ptr<Source>> Station::Impl::openFor(const io::Endpoint& endpo
         apids.push_back(core.types.definition(t).apid);
     }
     return pipeline::openSource(endpoint, transportHeaderBytes, core.options.receiveBufferBytes,
-                                largest > 0 ? largest : ccsds::kMaxPacketSize, apids);
+                                largest > 0 ? largest : ccsds::kMaxPacketSize, apids, resumeFromNs);
 }
 
-Status Station::Impl::open(Stream& s)
+Status Station::Impl::open(Stream& s, std::optional<std::int64_t> resumeFromNs)
 {
-    auto source = openFor(s.endpoint, s.transportHeaderBytes);
+    const std::int64_t from = !s.playback() ? 0 : resumeFromNs ? *resumeFromNs : core.playbackPosition(s.profile.name);
+    auto source = openFor(s.endpoint, s.transportHeaderBytes, from);
     std::lock_guard lock(s.sourceMutex);
     if (!source) {
         s.idleState = "error: " + source.error().message;
@@ -192,8 +196,10 @@ void Station::stop()
     d.core.routerBell.ring();
     for (auto& w : d.workers) // each ends once its upstream has ended and its queues are empty
         w->join();
-    d.core.streams.forEach([](Stream& s) {
+    d.core.streams.forEach([&](Stream& s) {
         std::lock_guard lock(s.sourceMutex);
+        if (s.playback() && s.source && !s.source->finished() && s.source->positionNs() != 0)
+            d.core.setPlayback(s.profile.name, std::nullopt, s.source->positionNs() + 1); // resumes there
         if (s.source)
             s.idleState = "stopped";
         s.source.reset();
@@ -264,8 +270,13 @@ Status Station::startStream(std::string_view name)
         s.idleState = "stopped";
         return {}; // start() opens it
     }
-    if (s.thread.joinable())
-        return {};
+    if (s.thread.joinable()) {
+        std::unique_lock lock(s.sourceMutex);
+        if (!s.source || !s.source->finished())
+            return {};
+        lock.unlock();
+        stopReceiver(s); // a finished playback: played again from the beginning
+    }
     if (auto st = d.open(s); !st) {
         d.core.event(events::EventKind::Stream, events::Severity::Error, s.profile.name, "cannot start: " + st.error().message,
                      "start failed");
@@ -288,6 +299,10 @@ Status Station::stopStream(std::string_view name)
     s.paused = false;
     {
         std::lock_guard lock(s.sourceMutex);
+        // A playback stopped midway resumes after its last record; a finished one starts again.
+        if (s.playback() && s.source)
+            d.core.setPlayback(s.profile.name, false,
+                               s.source->finished() || s.source->positionNs() == 0 ? 0 : s.source->positionNs() + 1);
         s.source.reset();
         s.idleState = "stopped";
     }
@@ -402,7 +417,7 @@ Status Station::addStream(const config::StreamProfile& sp)
     Stream& s = *stream;
     const bool start = d.isRunning.load() && sp.enabled;
     if (start) // opened before it joins: a refusal leaves the station as it was
-        if (auto st = d.open(s); !st)
+        if (auto st = d.open(s, sp.playbackPositionNs); !st)
             return Error{"stream " + sp.name + ": " + st.error().message, {}};
     ++d.core.nextSerial;
     s.settingsVersion = installStreamSettings(d.core.settings, d.core.types, s.id, sp);
@@ -477,7 +492,8 @@ Status Station::replaceStream(std::string_view name, const config::StreamProfile
     // the old one is closed first and reopened if the new one cannot be opened.
     std::unique_ptr<Source> fresh;
     if (run && (reopen || !s.source)) {
-        auto opened = d.openFor(*endpoint, sp.transportHeaderBytes);
+        const std::int64_t from = endpoint->scheme == io::Scheme::File ? sp.playbackPositionNs : 0;
+        auto opened = d.openFor(*endpoint, sp.transportHeaderBytes, from);
         if (!opened && receiving && needsPortOf(s, *endpoint)) {
             stopReceiver(s);
             const io::Endpoint previous = s.endpoint;
@@ -487,7 +503,7 @@ Status Station::replaceStream(std::string_view name, const config::StreamProfile
                     s.endpoint.port = s.source->localPort();
                 s.source.reset();
             }
-            opened = d.openFor(*endpoint, sp.transportHeaderBytes);
+            opened = d.openFor(*endpoint, sp.transportHeaderBytes, from);
             if (!opened) {
                 const Status back = d.open(s);
                 s.endpoint = previous;
@@ -524,6 +540,7 @@ Status Station::replaceStream(std::string_view name, const config::StreamProfile
         s.profile.recordUnknown = sp.recordUnknown;
         s.profile.forwardUnknown = sp.forwardUnknown;
         s.profile.packets = sp.packets;
+        s.profile.playbackPositionNs = sp.playbackPositionNs;
         s.endpoint = *endpoint;
         if (s.transportHeaderBytes != sp.transportHeaderBytes)
             s.transportHeaderBytes = sp.transportHeaderBytes; // the receiver is stopped (restart)
