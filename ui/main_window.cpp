@@ -257,6 +257,7 @@ void MainWindow::connectSession()
 {
     connect(&m_session, &StationSession::stationAboutToChange, this, &MainWindow::stationAboutToChange);
     connect(&m_session, &StationSession::stationChanged, this, &MainWindow::stationChanged);
+    connect(&m_session, &StationSession::streamsChanged, this, &MainWindow::streamsChanged);
     connect(&m_session, &StationSession::dirtyChanged, this, &MainWindow::updateTitle);
     connect(&m_session, &StationSession::profileChanged, this, &MainWindow::updateTitle);
     connect(&m_session, &StationSession::problem, m_status, &StatusMessage::show);
@@ -296,6 +297,16 @@ void MainWindow::stationChanged(pipeline::Station* station)
     } else {
         m_missionLabel->setText(tr("No mission database"));
     }
+    m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
+}
+
+// A stream added, changed or removed on the same station: the displays' stream selectors list the
+// streams again, keeping their choice, and the status bar counts them.
+void MainWindow::streamsChanged()
+{
+    // The streams panel and the packet table follow the session's streamsChanged themselves.
+    for (auto* dock : displays())
+        dock->refreshStreams();
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 

@@ -107,6 +107,7 @@ private:
     void connectViews();
     void stationAboutToChange();
     void stationChanged(pipeline::Station* station);
+    void streamsChanged();
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);

@@ -188,6 +188,12 @@ void DisplayDock::detach()
     m_display = nullptr;
 }
 
+void DisplayDock::refreshStreams()
+{
+    if (m_display) // every display has a refreshStreams slot (value display, plot, packet view)
+        QMetaObject::invokeMethod(m_display, "refreshStreams");
+}
+
 void DisplayDock::attach(pipeline::Station* station)
 {
     if (!station)

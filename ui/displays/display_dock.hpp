@@ -54,6 +54,9 @@ public:
     void detach();
     // Rebuild the display on a (new) station.
     void attach(pipeline::Station* station);
+    // Streams were added, changed or removed on the same station: the display's stream selector lists
+    // them again, keeping its choice (its subscriptions and history stay).
+    void refreshStreams();
     [[nodiscard]] QStringList problems() const { return m_problems; }
 
 Q_SIGNALS:

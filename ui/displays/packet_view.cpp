@@ -1,5 +1,7 @@
 #include "ui/displays/packet_view.hpp"
 
+#include "ui/displays/stream_choice.hpp"
+
 #include "core/api/consumer.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/pipeline/station.hpp"
@@ -139,8 +141,7 @@ PacketView::PacketView(pipeline::Station& station, SnapshotFeed& snapshots, cons
     m_streamCombo = new QComboBox(this);
     m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
     m_streamCombo->setToolTip(tr("The stream whose packets are shown"));
-    for (std::uint16_t id = 0; id < station.streamCount(); ++id)
-        m_streamCombo->addItem(QString::fromStdString(station.streamName(id)));
+    fillStreamChoice(*m_streamCombo, station);
 
     m_packetCombo = new QComboBox(this);
     m_packetCombo->setObjectName(QStringLiteral("packetCombo"));
@@ -404,6 +405,12 @@ void PacketView::syncCombos()
     const QSignalBlocker blockPacket(m_packetCombo);
     m_streamCombo->setCurrentIndex(m_streamCombo->findText(m_stream));
     m_packetCombo->setCurrentIndex(m_packetCombo->findText(m_packet));
+}
+
+void PacketView::refreshStreams()
+{
+    if (fillStreamChoice(*m_streamCombo, m_station))
+        onComboChanged();
 }
 
 void PacketView::onComboChanged()

@@ -1,5 +1,7 @@
 #include "ui/displays/parameter_plot.hpp"
 
+#include "ui/displays/stream_choice.hpp"
+
 #include "core/api/consumer.hpp"
 #include "core/pipeline/station.hpp"
 #include "ui/models/value_table_model.hpp"
@@ -58,8 +60,7 @@ ParameterPlot::ParameterPlot(pipeline::Station& station, QWidget* parent)
     m_streamCombo = new QComboBox(this);
     m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
     m_streamCombo->setToolTip(tr("The stream whose parameters are added"));
-    for (std::uint16_t id = 0; id < station.streamCount(); ++id)
-        m_streamCombo->addItem(str(station.streamName(id)));
+    fillStreamChoice(*m_streamCombo, station);
     m_nameEdit = new QLineEdit(this);
     m_nameEdit->setObjectName(QStringLiteral("parameterEdit"));
     m_nameEdit->setPlaceholderText(tr("Add a curve: PACKET.PARAMETER, or drop parameters on a plot"));
@@ -108,6 +109,11 @@ ParameterPlot::ParameterPlot(pipeline::Station& station, QWidget* parent)
 }
 
 ParameterPlot::~ParameterPlot() = default;
+
+void ParameterPlot::refreshStreams()
+{
+    (void)fillStreamChoice(*m_streamCombo, m_station); // read when a curve is added
+}
 
 int ParameterPlot::addPlot(const QString& title)
 {

@@ -55,6 +55,9 @@ public:
     explicit ParameterPlot(pipeline::Station& station, QWidget* parent = nullptr);
     ~ParameterPlot() override;
 
+    // Streams were added, changed or removed: the stream selector lists them again (choice kept).
+    Q_INVOKABLE void refreshStreams();
+
     // Adds a plot (strip chart) below the others; returns its index.
     int addPlot(const QString& title = {});
     // False (the reason in `error` and on the display) for an unknown stream or parameter, a plot that

@@ -1,5 +1,7 @@
 #include "ui/displays/value_display.hpp"
 
+#include "ui/displays/stream_choice.hpp"
+
 #include "core/pipeline/station.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/session/phased_timer.hpp"
@@ -38,8 +40,7 @@ ValueDisplay::ValueDisplay(pipeline::Station& station, QWidget* parent)
     m_streamCombo = new QComboBox(this);
     m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
     m_streamCombo->setToolTip(tr("The stream whose values are added"));
-    for (std::uint16_t id = 0; id < station.streamCount(); ++id)
-        m_streamCombo->addItem(QString::fromStdString(station.streamName(id)), id);
+    fillStreamChoice(*m_streamCombo, station);
     connect(m_streamCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index >= 0)
             m_model->setDropStream(static_cast<std::uint16_t>(m_streamCombo->itemData(index).toUInt()));
@@ -257,6 +258,16 @@ void ValueDisplay::showMessage(const QString& text)
 {
     m_messageLabel->setText(text);
     m_messageLabel->setVisible(!text.isEmpty());
+}
+
+} // namespace telestation::ui
+
+namespace telestation::ui {
+
+void ValueDisplay::refreshStreams()
+{
+    if (fillStreamChoice(*m_streamCombo, m_station) && m_streamCombo->currentIndex() >= 0)
+        m_model->setDropStream(static_cast<std::uint16_t>(m_streamCombo->currentData().toUInt()));
 }
 
 } // namespace telestation::ui
