@@ -252,6 +252,10 @@ void MainWindow::connectSession()
     connect(&m_session, &StationSession::stationChanged, this, &MainWindow::stationChanged);
     connect(&m_session, &StationSession::dirtyChanged, this, &MainWindow::updateTitle);
     connect(&m_session, &StationSession::profileChanged, this, &MainWindow::updateTitle);
+    // Streams added, edited or removed live (without a new station): shown at once, not at the next tick.
+    // By name: the session has this signal only with live stream changes.
+    if (m_session.metaObject()->indexOfSignal("streamsChanged()") >= 0)
+        connect(&m_session, SIGNAL(streamsChanged()), this, SLOT(streamsChanged()));
     connect(&m_session, &StationSession::problem, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
 }
 
@@ -273,12 +277,11 @@ void MainWindow::stationChanged(pipeline::Station* station)
     m_browser->setDatabase(m_session.database());
     for (auto* dock : displays())
         dock->attach(station);
-    if (station) {
-        const config::StationProfile& profile = m_session.profile();
-        m_recordings->setRecordingDirectory(QString::fromStdString(profile.recordingDirectory));
-        if (!profile.streams.empty())
-            m_packets->setStream(QString::fromStdString(profile.streams.front().name));
-    }
+    if (station)
+        m_recordings->setRecordingDirectory(QString::fromStdString(m_session.profile().recordingDirectory));
+    // The packet table shows the stream highlighted in the streams panel, which kept its choice by
+    // name (or took the first stream when the new station has no stream of that name).
+    m_packets->setStream(m_streams->currentStream());
     if (const auto* db = m_session.database()) {
         const QString name = db->name.empty() ? tr("(unnamed mission)") : QString::fromStdString(db->name);
         m_missionLabel->setText(tr("Mission database: %1 — %2 packet types, %3 parameters")
@@ -289,6 +292,14 @@ void MainWindow::stationChanged(pipeline::Station* station)
     } else {
         m_missionLabel->setText(tr("No mission database"));
     }
+    m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
+}
+
+void MainWindow::streamsChanged()
+{
+    m_streams->refresh(); // reselects its stream by name; the packet table follows currentStreamChanged
+    m_packets->setStream(m_streams->currentStream());
+    m_packets->refresh();
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 

@@ -90,6 +90,10 @@ public Q_SLOTS:
     // Opens Edit limits… for a parameter (nullptr, reported, when there is no such parameter).
     LimitEditDialog* editLimits(const QString& parameter);
 
+private Q_SLOTS:
+    // The session's streams changed without a new station.
+    void streamsChanged();
+
 protected:
     void closeEvent(QCloseEvent* event) override;
     void moveEvent(QMoveEvent* event) override;

@@ -1,5 +1,6 @@
 #include "sim/gui/sim_main_window.hpp"
 
+#include "core/common/paths.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/gui/gui_text.hpp"
 #include "sim/gui/rate_plot.hpp"
@@ -545,6 +546,16 @@ void SimMainWindow::stopAll()
 }
 
 // --- scenarios ---------------------------------------------------------------------------------
+
+QString SimMainWindow::exampleScenarioPath()
+{
+    return QString::fromStdString((dataDir() / "scenarios" / "demo.json").string());
+}
+
+QString SimMainWindow::openExample()
+{
+    return openScenario(exampleScenarioPath()); // opening starts nothing
+}
 
 QString SimMainWindow::openScenario(const QString& path)
 {

@@ -3,6 +3,7 @@
 #include "core/api/consumer.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/pipeline/station.hpp"
+#include "ui/displays/stream_chooser.hpp"
 #include "ui/session/phased_timer.hpp"
 
 #include <QComboBox>
@@ -136,11 +137,8 @@ PacketView::PacketView(pipeline::Station& station, SnapshotFeed& snapshots, cons
     , m_stream(stream)
     , m_packet(packetName)
 {
-    m_streamCombo = new QComboBox(this);
-    m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
+    m_streamCombo = new StreamChooser(station, this);
     m_streamCombo->setToolTip(tr("The stream whose packets are shown"));
-    for (std::uint16_t id = 0; id < station.streamCount(); ++id)
-        m_streamCombo->addItem(QString::fromStdString(station.streamName(id)));
 
     m_packetCombo = new QComboBox(this);
     m_packetCombo->setObjectName(QStringLiteral("packetCombo"));
