@@ -300,6 +300,8 @@ void MainWindow::streamsChanged()
     m_streams->refresh(); // reselects its stream by name; the packet table follows currentStreamChanged
     m_packets->setStream(m_streams->currentStream());
     m_packets->refresh();
+    for (auto* dock : displays())
+        dock->reloadStreams();
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 

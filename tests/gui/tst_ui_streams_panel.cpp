@@ -23,6 +23,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -710,6 +711,35 @@ private slots:
                            }));
         QCOMPARE(panel.model()->rowCount(), 3);
         QCOMPARE(panel.currentStream(), QStringLiteral("stream3"));
+    }
+
+    // A long source gives way to the state and the counts: the last column, elided in its middle (scheme
+    // and port stay in sight), the whole URL in its tool tip.
+    void longSourceElidedInTheMiddle()
+    {
+        const QString url = QStringLiteral("tcp://telemetry-front-end-processor-2.ground-segment.example.org:47003");
+        auto session = makeSession({stream("tm", "udp://127.0.0.1:0"), stream("remote", url.toStdString(), false)});
+        StreamsPanel panel(*session);
+        panel.resize(620, 200);
+        panel.setStation(session->station());
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QTableView& view = *panel.view();
+        const QHeaderView& header = *view.horizontalHeader();
+        const int row = panel.model()->rowOf(QStringLiteral("remote"));
+        QVERIFY(row >= 0);
+        QCOMPARE(header.logicalIndex(header.count() - 1), int(StreamsModel::Source));
+        QCOMPARE(view.textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(cell(*panel.model(), row, StreamsModel::Source, Qt::ToolTipRole), url);
+        QVERIFY2(header.sectionSize(StreamsModel::Source) < view.fontMetrics().horizontalAdvance(url),
+                 "the source is not cut: the panel is too wide for this test");
+        for (const int column : {int(StreamsModel::State), int(StreamsModel::PacketRate), int(StreamsModel::DataRate),
+                                 int(StreamsModel::Loss)})
+            QVERIFY2(header.sectionViewportPosition(column) + header.sectionSize(column) <= view.viewport()->width(),
+                     qPrintable(panel.model()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString()));
+        // What is drawn: the URL's two ends with an ellipsis between.
+        const QString drawn = view.fontMetrics().elidedText(url, view.textElideMode(), header.sectionSize(StreamsModel::Source) - 8);
+        QVERIFY2(drawn.startsWith(QStringLiteral("tcp://")) && drawn.endsWith(QStringLiteral(":47003")), qPrintable(drawn));
     }
 
     // The panel shows the session's snapshot of every tick while visible (the latest at once when

@@ -3,6 +3,7 @@
 #include "core/pipeline/station.hpp"
 #include "ui/displays/packet_view.hpp"
 #include "ui/displays/parameter_plot.hpp"
+#include "ui/displays/stream_chooser.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/widgets/dock_content.hpp"
@@ -211,6 +212,14 @@ void DisplayDock::attach(pipeline::Station* station)
         connect(values, &ValueDisplay::showAlarmRequested, this, &DisplayDock::showAlarmRequested);
         connect(values, &ValueDisplay::editLimitsRequested, this, &DisplayDock::editLimitsRequested);
     }
+}
+
+void DisplayDock::reloadStreams()
+{
+    if (!m_display)
+        return;
+    for (auto* chooser : m_display->findChildren<StreamChooser*>())
+        chooser->reload();
 }
 
 void DisplayDock::closeEvent(QCloseEvent* event)

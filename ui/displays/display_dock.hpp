@@ -57,6 +57,8 @@ public:
     // Rebuild the display on a (new) station.
     void attach(pipeline::Station* station);
     [[nodiscard]] QStringList problems() const { return m_problems; }
+    // The station's streams changed without a new station: the display's stream combo reads them again.
+    void reloadStreams();
 
 Q_SIGNALS:
     void closed(telestation::ui::DisplayDock* dock);

@@ -193,13 +193,14 @@ int PlotDisplay::addPlot(const QString& title)
         canvas->setFrameStyle(QFrame::Box | QFrame::Plain);
         canvas->setLineWidth(kCanvasFrameWidth);
         canvas->setPalette(plot_theme::darkPalette(canvas->palette()));
-        canvas->installEventFilter(this); // a click selects the plot
+        canvas->installEventFilter(this); // a click selects the plot (and, on the canvas, starts a zoom)
         // Paint within refresh(), so that its measured duration (and the rate adaptation) includes drawing.
         canvas->setPaintAttribute(QwtPlotCanvas::ImmediatePaint, true);
     }
     // Small enough for two plots in a display beside the tables on a 1366×768 screen; Qwt's own hint
     // (axes, title and legend at full length) would ask for 850 px.
     plot->setMinimumSize(240, 90);
+    plot->installEventFilter(this); // a click on its title, axes or legend selects it without zooming
 
     setUtcTimeAxis(*plot, QwtAxis::XBottom);
     for (const QwtAxisId axis : {QwtAxis::YLeft, QwtAxis::YRight})
@@ -263,9 +264,11 @@ void PlotDisplay::markCurrentPlot()
 bool PlotDisplay::eventFilter(QObject* watched, QEvent* event)
 {
     if (event->type() == QEvent::MouseButtonPress) {
-        for (int i = 0; i < plotCount(); ++i)
-            if (watched == m_plots[static_cast<std::size_t>(i)]->plot->canvas())
+        for (int i = 0; i < plotCount(); ++i) {
+            const QwtPlot* plot = m_plots[static_cast<std::size_t>(i)]->plot;
+            if (watched == plot || watched == plot->canvas())
                 setCurrentPlot(i);
+        }
     }
     return QWidget::eventFilter(watched, event); // zooming and panning go on
 }
