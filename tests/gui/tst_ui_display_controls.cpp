@@ -154,6 +154,31 @@ private slots:
         QCOMPARE(display.curves().back().plot, 0);
         QCOMPARE(edit.text(), QString());
     }
+
+    // In a dock too short for another plot (its scroll bar appears), "Add plot" stays where it was under
+    // the cursor, click after click.
+    void addPlotStaysUnderTheCursor()
+    {
+        QMainWindow window;
+        auto* dock = new QDockWidget(QStringLiteral("Plot"), &window);
+        auto* display = new ParameterPlot(*m_station);
+        ui::setDockContent(*dock, display);
+        window.setCentralWidget(new QLabel(QStringLiteral("tables")));
+        window.addDockWidget(Qt::RightDockWidgetArea, dock);
+        window.resize(900, 330);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QToolButton* button = display->addPlotButton();
+        for (int plots = 2; plots <= 4; ++plots) {
+            const QPoint before = button->mapTo(&window, button->rect().center());
+            QTest::mouseClick(button, Qt::LeftButton);
+            QCoreApplication::processEvents();
+            QCOMPARE(display->plotDisplay()->plotCount(), plots);
+            QCOMPARE(button->mapTo(&window, button->rect().center()), before);
+            QVERIFY(window.childAt(before) == button || button->isAncestorOf(window.childAt(before)));
+        }
+        QVERIFY2(display->height() > dock->widget()->height() - 4, "the dock never had to scroll: the test shows nothing");
+    }
 };
 
 QTEST_MAIN(TestDisplayControls)

@@ -197,7 +197,9 @@ void StatisticsDialog::sizeColumnsOnce()
             m_streamView->resizeColumnToContents(c);
             // Room for numbers to grow a few digits (the headers take two lines where a word would make
             // a column wider than its numbers); long state texts are elided (their tool tip has them).
-            if (c == StreamStatisticsModel::State)
+            if (c == StreamStatisticsModel::Name)
+                m_streamView->setColumnWidth(c, std::min(m_streamView->columnWidth(c), 280));
+            else if (c == StreamStatisticsModel::State)
                 m_streamView->setColumnWidth(c, std::min(m_streamView->columnWidth(c), 150));
             else if (c != StreamStatisticsModel::Name)
                 m_streamView->setColumnWidth(c, std::max(m_streamView->columnWidth(c), numberWidth));

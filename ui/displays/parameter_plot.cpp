@@ -77,12 +77,14 @@ ParameterPlot::ParameterPlot(pipeline::Station& station, QWidget* parent)
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("messageLabel"));
 
+    // "Add plot" first: anchored on the left, it stays under the cursor when the new plot makes the
+    // dock's scroll bar appear (which takes its width from the right).
     auto* bar = new QHBoxLayout;
+    bar->addWidget(m_addPlotButton);
     bar->addWidget(m_streamCombo);
     bar->addWidget(m_nameEdit, 1);
     bar->addWidget(m_axisCombo);
     bar->addWidget(add);
-    bar->addWidget(m_addPlotButton);
     m_plot = new PlotDisplay(this);
     m_plotTitles.emplace_back();
     auto* layout = new QVBoxLayout(this);
