@@ -1,7 +1,5 @@
 #include "ui/plotting/hideable_curve.hpp"
 
-#include "ui/plotting/plot_theme.hpp"
-
 #include <qwt_legend_data.h>
 #include <qwt_text.h>
 

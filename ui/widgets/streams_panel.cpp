@@ -167,7 +167,7 @@ void StreamsPanel::sizeColumns()
     const int padding = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 12;
     const auto fit = [&](int column, const QString& sample, int widest) {
         const int header = m_view->horizontalHeader()->sectionSizeHint(column);
-        const int contents = m_view->sizeHintForColumn(column);
+        const int contents = static_cast<const QAbstractItemView*>(m_view)->sizeHintForColumn(column);
         const int wanted = std::max({header, contents, metrics.horizontalAdvance(sample) + padding});
         m_view->setColumnWidth(column, std::min(wanted, std::max(header, widest)));
     };
