@@ -132,7 +132,7 @@ StatisticsDialog::StatisticsDialog(SnapshotFeed& feed, QWidget* parent) : QDialo
 // (less room for the window manager's frame).
 QSize StatisticsDialog::defaultSize() const
 {
-    const QSize wanted(1520, 780);
+    const QSize wanted(1720, 800);
     const QScreen* s = parentWidget() ? parentWidget()->screen() : QGuiApplication::primaryScreen();
     if (!s)
         return wanted;
