@@ -671,7 +671,7 @@ private slots:
         QCOMPARE(current.at(0).at(0).toString(), QStringLiteral("tm"));
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        const QRect rect = panel.view()->visualRect(panel.model()->index(1, StreamsModel::Source));
+        const QRect rect = panel.view()->visualRect(panel.model()->index(1, StreamsModel::Name));
         QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(current.count(), 2);
         QCOMPARE(current.at(1).at(0).toString(), QStringLiteral("spare"));
