@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
+#include <QPen>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QStandardPaths>

@@ -17,6 +17,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPen>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>

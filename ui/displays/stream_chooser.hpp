@@ -27,13 +27,12 @@ public:
     // Reads the station's streams again; the chosen one stays chosen when it is still there, else the
     // first is chosen (streamChosen says so).
     void reload();
+    // Opens the list, read again from the station first.
+    void showPopup() override;
 
 Q_SIGNALS:
     // Another stream was chosen, by the operator or because the chosen one went away.
     void streamChosen(const QString& name);
-
-protected:
-    void showPopup() override;
 
 private:
     const pipeline::Station& m_station;

@@ -1,5 +1,8 @@
 #include "ui/plotting/hideable_curve.hpp"
 
+#include <QColor>
+#include <QFont>
+
 #include <qwt_legend_data.h>
 #include <qwt_text.h>
 
