@@ -14,12 +14,14 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPixmap>
+#include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
@@ -69,7 +71,12 @@ SimMainWindow::SimMainWindow(std::unique_ptr<Simulator> simulator, QString fallb
     createLayout();
     streamsChanged(m_simulator->streams().empty() ? -1 : 0);
     updateTitle();
-    resize(1320, 860);
+    // Room for the table, the chart and the stream's controls, within the screen (less a window
+    // manager's frame): on a 1366×768 screen the whole window is in sight.
+    QSize size(1320, 860);
+    if (const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(s->availableGeometry().size() - QSize(16, 40));
+    resize(size);
 
     // Screenshot and demonstration hook (docs/images/simulator.png): start every stream as soon as the
     // window runs. Not an operator feature, hence an environment variable rather than an option.

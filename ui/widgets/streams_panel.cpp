@@ -3,6 +3,7 @@
 #include "ui/dialogs/stream_dialog.hpp"
 #include "ui/models/streams_model.hpp"
 #include "ui/session/station_session.hpp"
+#include "ui/widgets/eliding_delegate.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -99,7 +100,7 @@ StreamsPanel::StreamsPanel(StationSession& session, QWidget* parent) : QWidget(p
     // (scheme and port stay readable; the whole URL is its tool tip).
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setMinimumSectionSize(40);
-    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->setItemDelegateForColumn(StreamsModel::Source, new ElidingDelegate(Qt::ElideMiddle, m_view));
     m_view->setItemDelegateForColumn(StreamsModel::Progress, new ProgressDelegate(m_view));
     connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid())
