@@ -256,7 +256,7 @@ int checkLimitLabels(const PlotDisplay& display, const QString& context)
                     return -1;
                 }
                 for (const auto& [other, otherText] : placed) {
-                    if (other.intersects(rect)) {
+                    if (other.adjusted(-1, -1, 1, 1).intersects(rect)) { // touching labels read as one
                         qWarning("%s: '%s' covers '%s'", qPrintable(context), qPrintable(text), qPrintable(otherText));
                         return -1;
                     }

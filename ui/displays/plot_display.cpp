@@ -772,7 +772,9 @@ void PlotDisplay::placeLimitLabels()
         const auto fits = [&](const QRectF& r) {
             return r.left() >= inside.left() && r.right() <= inside.right() && r.top() >= inside.top()
                 && r.bottom() <= inside.bottom()
-                && std::none_of(placed.begin(), placed.end(), [&](const QRectF& p) { return p.intersects(r); });
+                // A pixel or two between labels, so that two of them never read as one.
+                && std::none_of(placed.begin(), placed.end(),
+                                [&](const QRectF& p) { return p.adjusted(-2, -2, 2, 2).intersects(r); });
         };
         for (const Row& row : rows) {
             LimitLine& line = *row.line;
