@@ -16,6 +16,7 @@
 #include <QCompleter>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QSettings>
 #include <QStandardPaths>
