@@ -3,6 +3,7 @@
 #include "core/pipeline/station.hpp"
 #include "telestation_version.hpp"
 #include "ui/dialogs/definition_file_dialog.hpp"
+#include "ui/dialogs/file_dialog_folder.hpp"
 #include "ui/dialogs/limit_edit_dialog.hpp"
 #include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
@@ -15,13 +16,13 @@
 #include "ui/widgets/mission_browser.hpp"
 #include "ui/widgets/packet_table.hpp"
 #include "ui/widgets/recordings_browser.hpp"
+#include "ui/widgets/status_message.hpp"
 #include "ui/widgets/streams_panel.hpp"
 #include "ui/widgets/dock_content.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QJsonArray>
@@ -114,6 +115,7 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
     statusBar()->addPermanentWidget(m_alarmStatus);
     statusBar()->addPermanentWidget(m_streamsLabel);
     statusBar()->addPermanentWidget(new QLabel(QStringLiteral("Telestation %1").arg(QLatin1String(kVersion)), this));
+    m_status = new StatusMessage(*statusBar());
 
     createMenus();
     connectViews();
@@ -134,7 +136,7 @@ void MainWindow::createMenus()
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New Profile"), QKeySequence::New, this, [this] { newProfile(); });
     file->addAction(tr("&Open Profile…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open station profile"), {}, kProfileFilter);
+        const QString path = FileDialogFolder::openFile(this, FileDialogFolder::kProfiles, tr("Open station profile"), kProfileFilter);
         if (!path.isEmpty())
             openProfile(path);
     });
@@ -142,19 +144,20 @@ void MainWindow::createMenus()
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     file->addAction(tr("&Save Profile"), QKeySequence::Save, this, [this] { saveProfile(); });
     file->addAction(tr("Save Profile &As…"), QKeySequence::SaveAs, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save station profile"), m_session.profilePath(), kProfileFilter);
+        const QString path = saveProfileFileName();
         if (!path.isEmpty())
             saveProfileAs(path);
     });
     file->addSeparator();
     file->addAction(tr("Open &Display File…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open display file"), {}, kDisplayFilter);
+        const QString path = FileDialogFolder::openFile(this, FileDialogFolder::kDisplays, tr("Open display file"), kDisplayFilter);
         QString error;
         if (!path.isEmpty() && !openDisplayFile(path, &error))
             report(tr("Display file"), error);
     });
     file->addAction(tr("Save Displays As…"), this, [this] {
-        QString path = QFileDialog::getSaveFileName(this, tr("Save display file"), {}, kDisplayFilter);
+        QString path = FileDialogFolder::saveFile(this, FileDialogFolder::kDisplays, tr("Save display file"),
+                                                  QStringLiteral("displays.tsdisplays"), kDisplayFilter);
         if (path.isEmpty())
             return;
         if (QFileInfo(path).suffix().isEmpty())
@@ -169,11 +172,14 @@ void MainWindow::createMenus()
 
     auto* stream = menuBar()->addMenu(tr("&Streams"));
     stream->addAction(tr("Start &All"), this, [this] {
+        QStringList errors; // one message for all of them: the first and how many more
         for (const auto& name : m_session.streamNames()) {
             QString error;
             if (!m_session.startStream(name, &error))
-                statusBar()->showMessage(error, 10000);
+                errors << error;
         }
+        if (!errors.isEmpty())
+            m_status->show(errors.join(QLatin1Char('\n')));
     });
     stream->addAction(tr("Stop A&ll"), this, [this] {
         for (const auto& name : m_session.streamNames())
@@ -229,6 +235,7 @@ void MainWindow::connectViews()
     });
     connect(m_browser, &MissionBrowser::parametersActivated, this, &MainWindow::addParametersToValues);
     connect(m_browser, &MissionBrowser::editLimitsRequested, this, &MainWindow::editLimits);
+    m_browser->setUseMission([this](const QString& path, QString* error) { return m_session.useMission(path, error); });
     connect(m_alarmStatus, &AlarmStatusLabel::clicked, this, &MainWindow::showAlarmList);
     connect(m_alarms, &AlarmListDock::alarmsChanged, m_alarmStatus, &AlarmStatusLabel::refresh);
     connect(m_recordings, &RecordingsBrowser::playRequested, this, [this](const QString& name, const QString& url) {
@@ -256,7 +263,7 @@ void MainWindow::connectSession()
     // By name: the session has this signal only with live stream changes.
     if (m_session.metaObject()->indexOfSignal("streamsChanged()") >= 0)
         connect(&m_session, SIGNAL(streamsChanged()), this, SLOT(streamsChanged()));
-    connect(&m_session, &StationSession::problem, this, [this](const QString& text) { statusBar()->showMessage(text, 15000); });
+    connect(&m_session, &StationSession::problem, m_status, &StatusMessage::show);
 }
 
 void MainWindow::stationAboutToChange()
@@ -325,7 +332,7 @@ void MainWindow::report(const QString& title, const QString& text)
     box->setObjectName(QStringLiteral("problemBox"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-    statusBar()->showMessage(text, 15000);
+    m_status->show(text);
 }
 
 // ---- Profiles ------------------------------------------------------------------------------------------
@@ -342,7 +349,7 @@ bool MainWindow::maybeSave()
     switch (box.exec()) {
     case QMessageBox::Save:
         if (m_session.profilePath().isEmpty()) {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Save station profile"), {}, kProfileFilter);
+            const QString path = saveProfileFileName();
             return !path.isEmpty() && saveProfileAs(path);
         }
         return saveProfile();
@@ -381,7 +388,7 @@ bool MainWindow::newProfile()
 bool MainWindow::saveProfile()
 {
     if (m_session.profilePath().isEmpty()) {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save station profile"), {}, kProfileFilter);
+        const QString path = saveProfileFileName();
         return !path.isEmpty() && saveProfileAs(path);
     }
     QString error;
@@ -403,6 +410,13 @@ bool MainWindow::saveProfileAs(const QString& path)
     return true;
 }
 
+QString MainWindow::saveProfileFileName()
+{
+    const QString current = m_session.profilePath();
+    return FileDialogFolder::saveFile(this, FileDialogFolder::kProfiles, tr("Save station profile"),
+                                      current.isEmpty() ? QStringLiteral("profile.json") : current, kProfileFilter);
+}
+
 QStringList MainWindow::recentProfiles() const
 {
     return QSettings().value(kRecentKey).toStringList();
@@ -410,6 +424,7 @@ QStringList MainWindow::recentProfiles() const
 
 void MainWindow::addRecent(const QString& path)
 {
+    FileDialogFolder(FileDialogFolder::kProfiles).remember(path); // Open Recent too moves the profiles folder
     QStringList recent = recentProfiles();
     recent.removeAll(path);
     recent.prepend(path);
@@ -466,7 +481,7 @@ DisplayDock* MainWindow::openDisplay(QJsonObject spec)
     if (auto* values = qobject_cast<ValueDisplay*>(dock->display()))
         m_lastValues = values;
     if (!dock->problems().isEmpty())
-        statusBar()->showMessage(tr("%1: %2").arg(dock->title(), dock->problems().join(QStringLiteral("; "))), 15000);
+        m_status->show(tr("%1: %2").arg(dock->title(), dock->problems().join(QStringLiteral("; "))));
     return dock;
 }
 

@@ -38,6 +38,7 @@ class PacketTable;
 class RecordingsBrowser;
 class StationSession;
 class StatisticsDialog;
+class StatusMessage;
 class StreamsPanel;
 class ValueDisplay;
 
@@ -79,6 +80,7 @@ public:
     [[nodiscard]] EventLogDock* eventLog() const noexcept { return m_eventLog; }
     [[nodiscard]] AlarmListDock* alarmList() const noexcept { return m_alarms; }
     [[nodiscard]] AlarmStatusLabel* alarmStatus() const noexcept { return m_alarmStatus; }
+    [[nodiscard]] StatusMessage* statusMessage() const noexcept { return m_status; }
     [[nodiscard]] StatisticsDialog* statisticsDialog(); // created on first use
     [[nodiscard]] QString missionSummary() const;
 
@@ -113,6 +115,8 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     void report(const QString& title, const QString& text);
+    // Save As…: the profile's own file suggested, else profile.json where profiles were last saved.
+    [[nodiscard]] QString saveProfileFileName();
     void addParametersToValues(const QStringList& names);
     DisplayDock* newDisplay(const QString& type);
     [[nodiscard]] QString nextDisplayName() const;
@@ -130,6 +134,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QLabel* m_missionLabel = nullptr;
     QLabel* m_streamsLabel = nullptr;
+    StatusMessage* m_status = nullptr; // the status bar's one message at a time
     QPointer<ValueDisplay> m_lastValues; // where activated parameters go
     bool m_fitFramePending = false; // a first-start window waiting for its frame (fitFrameToScreen)
 };

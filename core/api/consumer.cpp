@@ -92,8 +92,10 @@ std::optional<ParameterSample> ParameterReader::read(std::uint16_t streamId, std
     case config::ProcessingMode::ProcessOnDemand: {
         std::size_t length = 0;
         std::int64_t receiveTime = 0;
-        if (!values.readPacket(info.typeIndex, m_packet, length, receiveTime))
+        std::uint64_t update = 0;
+        if (!values.readPacket(info.typeIndex, m_packet, length, receiveTime, &update))
             return std::nullopt;
+        values.countDecoded(info.typeIndex, update);
         PacketView kept;
         kept.packet = std::span<const std::uint8_t>(m_packet.data(), length);
         kept.frame = kept.packet;

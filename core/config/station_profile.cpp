@@ -1,5 +1,6 @@
 #include "core/config/station_profile.hpp"
 
+#include "core/common/time_text.hpp"
 #include "core/config/profile_detail.hpp"
 #include "core/io/endpoint.hpp"
 #include "core/json/json_reading.hpp"
@@ -116,8 +117,9 @@ constexpr std::array<std::string_view, 7> kQueueKeys{
     "networkPacketQueueSize", "networkPacketQueueWarningThreshold", "processPacketQueueSize",
     "recordPacketQueueSize",  "forwardPacketQueueSize",             "processedParameterQueueSize",
     "maxRecordFileSize"};
-constexpr std::array<std::string_view, 7> kStreamKeys{
-    "name", "source", "transportHeaderBytes", "enabled", "staleAfterSeconds", "unknownPackets", "packets"};
+constexpr std::array<std::string_view, 8> kStreamKeys{
+    "name", "source", "transportHeaderBytes", "enabled", "staleAfterSeconds", "playbackPosition", "unknownPackets",
+    "packets"};
 constexpr std::array<std::string_view, 3> kUnknownKeys{"mode", "record", "forward"};
 constexpr std::array<std::string_view, 6> kPacketKeys{"packet", "apid", "secondaryId", "mode", "record", "forward"};
 constexpr std::array<std::string_view, 5> kLogLevels{"trace", "debug", "info", "warning", "error"};
@@ -301,6 +303,8 @@ private:
             readBool(*it, member(path, "enabled"), stream.enabled);
         if (const auto it = value.find("staleAfterSeconds"); it != value.end())
             readStaleTime(*it, member(path, "staleAfterSeconds"), stream.staleAfterSeconds);
+        if (const auto it = value.find("playbackPosition"); it != value.end())
+            readPlaybackPosition(*it, member(path, "playbackPosition"), source, stream.playbackPositionNs);
         if (const auto it = value.find("unknownPackets"); it != value.end())
             readUnknown(*it, member(path, "unknownPackets"), stream);
         if (const auto it = value.find("packets"); it != value.end())
@@ -319,6 +323,26 @@ private:
             return;
         }
         out = seconds;
+    }
+
+    // An ISO-8601 UTC time (or integer ns since the epoch, as a string), for file:// sources only.
+    void readPlaybackPosition(const Json& value, const std::string& path, const std::optional<io::Endpoint>& source,
+                              std::int64_t& out)
+    {
+        constexpr std::string_view kWhat = "a time such as \"2026-11-22T12:00:00.25Z\" (where a stopped playback resumes)";
+        std::string text;
+        if (!readString(value, path, text))
+            return;
+        const auto time = text::parseTimeNs(text);
+        if (!time) {
+            error(path, shown(value) + " is not " + std::string(kWhat));
+            return;
+        }
+        if (source && source->scheme != io::Scheme::File) {
+            error(path, "only a playback (file://) source has a position");
+            return;
+        }
+        out = *time;
     }
 
     std::optional<io::Endpoint> checkSource(const std::string& url, const std::string& path)
@@ -520,6 +544,8 @@ OrderedJson streamToJson(const StreamProfile& stream)
         out["enabled"] = stream.enabled;
     if (stream.staleAfterSeconds != defaults.staleAfterSeconds)
         out["staleAfterSeconds"] = stream.staleAfterSeconds;
+    if (stream.playbackPositionNs != defaults.playbackPositionNs)
+        out["playbackPosition"] = text::formatTimeNs(stream.playbackPositionNs);
     OrderedJson unknown = OrderedJson::object();
     if (stream.unknownMode != defaults.unknownMode)
         unknown["mode"] = toString(stream.unknownMode);

@@ -70,6 +70,10 @@ struct StreamProfile {
     // A running stream with no packet for this long is reported stale (an event and an alarm) until
     // packets come again; 0 = never. Seconds, 0 or 0.1 .. 86400.
     double staleAfterSeconds = 5;
+    // Playback (file://) only: where a stopped playback resumes — the receive time of the next record to
+    // play, 0 = from the start (of the URL's `from`). Set by the station when the operator stops a
+    // playback midway, cleared when one finishes.
+    std::int64_t playbackPositionNs = 0;
     friend bool operator==(const StreamProfile&, const StreamProfile&) = default;
 };
 

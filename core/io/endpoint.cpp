@@ -157,7 +157,7 @@ constexpr std::size_t kMaxStreamNameLength = 32; // as core/record's segment hea
     return out;
 }
 
-constexpr std::string_view kFileOptions = "speed=N, from=T, to=T, stream=NAME, segment=FILE";
+constexpr std::string_view kFileOptions = "speed=N, from=T, to=T, stream=NAME, segment=FILE, repeat=1";
 constexpr std::string_view kTimeFormats =
     "integer ns since the Unix epoch, or ISO-8601 UTC such as 2026-11-22T12:00:00Z or 2026-11-22T12:00:00.5Z";
 
@@ -176,7 +176,7 @@ constexpr std::string_view kTimeFormats =
     if (queryStart == url.size())
         return endpoint;
 
-    bool haveSpeed = false;
+    bool haveSpeed = false, haveRepeat = false;
     std::optional<std::int64_t> from;
     std::optional<std::int64_t> to;
     std::size_t toOffset = 0;
@@ -190,7 +190,8 @@ constexpr std::string_view kTimeFormats =
         const std::size_t valueOffset = keyOffset + key.size() + 1;
         if (key.empty())
             return parseError(url, "empty option in the query (expected " + std::string(kFileOptions) + ")", keyOffset);
-        const bool known = key == "speed" || key == "from" || key == "to" || key == "stream" || key == "segment";
+        const bool known = key == "speed" || key == "from" || key == "to" || key == "stream" || key == "segment"
+                           || key == "repeat";
         if (!known)
             return parseError(
                 url, "unknown option " + quoted(key) + " (file:// takes " + std::string(kFileOptions) + ")", keyOffset);
@@ -220,6 +221,13 @@ constexpr std::string_view kTimeFormats =
                     valueOffset);
             if (key == "to")
                 toOffset = valueOffset;
+        } else if (key == "repeat") {
+            if (haveRepeat)
+                return parseError(url, "repeat is given twice", keyOffset);
+            if (value != "0" && value != "1")
+                return parseError(url, "repeat " + quoted(value) + " is not 0 or 1 (repeat=1: play again from the start when done)",
+                                  valueOffset);
+            haveRepeat = true;
         } else if (key == "segment") {
             if (value.find('/') != std::string_view::npos)
                 return parseError(url, "segment " + quoted(value) + " is a file name in the recording, not a path",

@@ -8,7 +8,8 @@
 //                                   file. OPTIONS, joined by '&': speed=N (0 = as fast as possible,
 //                                   1 = real time), from=T, to=T (integer ns since the Unix epoch or
 //                                   ISO-8601 UTC: 2026-11-22T12:00:00Z, 2026-11-22T12:00:00.25Z),
-//                                   stream=NAME (may repeat). The first '?' starts the query: write a
+//                                   stream=NAME (may repeat), segment=FILE, repeat=1 (play again from
+//                                   the start when done). The first '?' starts the query: write a
 //                                   '?' in PATH as %3F ('%' as %25; %XX escapes in PATH are decoded).
 // HOST is a name, an IPv4 address, or an IPv6 literal in brackets: udp://[::1]:5000. PORT 0 means
 // "any free port" where binding (tests). Errors say which part is wrong and where (character offset).

@@ -28,6 +28,7 @@ struct alignas(64) RouterTypeCounters {
 };
 struct alignas(64) ProcessorTypeCounters {
     Counter processed{0}, parametersDecoded{0};
+    Counter decoded{0}; // Process Entire Packet: packets decoded (on demand: CurrentValueTable::decodedOnDemand)
     // Variable layouts are checked when decoded: shorter than the layout (malformed), or longer.
     Counter layoutErrors{0}, longPackets{0}, extraBytes{0};
 };

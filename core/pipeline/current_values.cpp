@@ -113,7 +113,7 @@ bool CurrentValueTable::read(std::uint32_t parameterId, ParameterSample& out) co
 }
 
 bool CurrentValueTable::readPacket(std::uint32_t typeIndex, std::span<std::uint8_t> out, std::size_t& length,
-                                   std::int64_t& receiveTimeNs) const noexcept
+                                   std::int64_t& receiveTimeNs, std::uint64_t* update) const noexcept
 {
     if (typeIndex == kUnknownType || typeIndex >= m_types.typeCount())
         return false;
@@ -123,6 +123,8 @@ bool CurrentValueTable::readPacket(std::uint32_t typeIndex, std::span<std::uint8
     const bool ok = readConsistent(slot.sequence, [&] {
         length = std::min<std::size_t>(slot.packetLength.load(kDataLoad), out.size());
         receiveTimeNs = slot.receiveTimeNs.load(kDataLoad);
+        if (update)
+            *update = slot.updates.load(kDataLoad);
         for (std::size_t at = 0; at < length; at += 8) {
             const std::uint64_t word = in[at / 8].load(kDataLoad);
             std::memcpy(out.data() + at, &word, std::min<std::size_t>(8, length - at));
@@ -135,6 +137,24 @@ bool CurrentValueTable::readPacket(std::uint32_t typeIndex, std::span<std::uint8
 std::uint64_t CurrentValueTable::updates(std::uint32_t typeIndex) const noexcept
 {
     return typeIndex < m_types.typeCount() ? m_slots[typeIndex].updates.load(std::memory_order_relaxed) : 0;
+}
+
+void CurrentValueTable::countDecoded(std::uint32_t typeIndex, std::uint64_t update) const noexcept
+{
+    if (typeIndex >= m_types.typeCount() || update == 0)
+        return;
+    TypeSlot& slot = m_slots[typeIndex];
+    std::uint64_t last = slot.decodedUpdate.load(std::memory_order_relaxed);
+    while (last < update)
+        if (slot.decodedUpdate.compare_exchange_weak(last, update, std::memory_order_relaxed)) {
+            slot.decodedOnDemand.fetch_add(1, std::memory_order_relaxed);
+            return;
+        }
+}
+
+std::uint64_t CurrentValueTable::decodedOnDemand(std::uint32_t typeIndex) const noexcept
+{
+    return typeIndex < m_types.typeCount() ? m_slots[typeIndex].decodedOnDemand.load(std::memory_order_relaxed) : 0;
 }
 
 } // namespace telestation::pipeline

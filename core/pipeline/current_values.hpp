@@ -40,10 +40,17 @@ public:
     [[nodiscard]] bool read(std::uint32_t parameterId, ParameterSample& out) const noexcept;
     // The newest kept packet of a type: copied into `out` (which must hold maxPacketBytes(type)); its
     // length, receive time. False when none yet.
+    // `update`, when given: the packet's number (updates() when it was kept).
     [[nodiscard]] bool readPacket(std::uint32_t typeIndex, std::span<std::uint8_t> out, std::size_t& length,
-                                  std::int64_t& receiveTimeNs) const noexcept;
+                                  std::int64_t& receiveTimeNs, std::uint64_t* update = nullptr) const noexcept;
     // How many packets of the type were published / kept (readers detect new values with it).
     [[nodiscard]] std::uint64_t updates(std::uint32_t typeIndex) const noexcept;
+
+    // Process On Demand: the kept packet number `update` was decoded (by the processor for a subscriber,
+    // or by any reader). Each kept packet counts once however many decode it; any thread.
+    void countDecoded(std::uint32_t typeIndex, std::uint64_t update) const noexcept;
+    // Kept packets of the type decoded on demand so far.
+    [[nodiscard]] std::uint64_t decodedOnDemand(std::uint32_t typeIndex) const noexcept;
 
 private:
     static constexpr std::size_t kWordsPerValue = 4;
@@ -55,6 +62,8 @@ private:
         std::atomic<std::int64_t> receiveTimeNs{0};
         std::atomic<std::uint64_t> updates{0};
         std::atomic<std::uint64_t> packetLength{0};
+        std::atomic<std::uint64_t> decodedUpdate{0};   // the newest kept packet counted as decoded
+        std::atomic<std::uint64_t> decodedOnDemand{0}; // kept packets decoded
         std::size_t packetWordOffset = 0; // into m_packetWords
         std::size_t packetCapacity = 0;   // bytes
     };

@@ -35,9 +35,11 @@ void Processor::process(Stream& s, PacketHandle h)
     const auto frame = pool.bytes(h);
     const auto packet = frame.subspan(std::min<std::size_t>(meta.transportHeaderBytes, frame.size()));
     const config::ProcessingMode mode = type == kUnknownType ? config::ProcessingMode::PassThru : m_settings[s.id][type].mode;
-    if (mode == config::ProcessingMode::ProcessOnDemand)
+    if (mode == config::ProcessingMode::ProcessOnDemand) {
         s.values->keepPacket(type, packet, meta.receiveTimeNs);
-    else if (mode == config::ProcessingMode::ProcessEntirePacket)
+        if (!m_parameterSubs.empty())
+            decodeForSubscribers(s, type, packet, meta.receiveTimeNs);
+    } else if (mode == config::ProcessingMode::ProcessEntirePacket)
         decodeAll(s, type, packet, meta.receiveTimeNs);
     for (const auto& sub : m_packetSubs)
         if (sub->wants(s.id, type))
@@ -71,17 +73,73 @@ void Processor::decodeAll(Stream& s, std::uint32_t type, std::span<const std::ui
             bump(pc.extraBytes, packet.size() - layout.endByte());
         }
     }
-    if (!m_limits[type].empty()) [[unlikely]]
-        for (const decode::LimitOverride& o : m_limits[type])
-            if (o.index < count && m_values[o.index].present)
-                m_values[o.index].limit = o.evaluate(m_values[o.index]);
+    applyLimitOverrides(type, count);
     findLimitTransitions(s, type, count, receiveTimeNs);
-    std::int64_t packetTime = 0;
-    if (plan.hasPacketTime() && !plan.packetTime(packet, packetTime))
-        packetTime = 0;
-    const std::span<const decode::DecodedValue> values(m_values.data(), count);
-    s.values->publish(type, values, packetTime, receiveTimeNs);
+    const std::int64_t packetTimeNs = packetTime(type, packet);
+    s.values->publish(type, std::span<const decode::DecodedValue>(m_values.data(), count), packetTimeNs, receiveTimeNs);
     bump(pc.parametersDecoded, count);
+    bump(pc.decoded);
+    offer(s, type, count, packetTimeNs, receiveTimeNs);
+}
+
+// Process on demand: nothing is decoded unless a parameter subscriber of the stream wants some of the
+// type; then what any of them wants (all of it when one wants every parameter), and the packet counts
+// as decoded once (CurrentValueTable::countDecoded: a reader decoding the same kept packet does not
+// count it again). No limit transitions: they are found where every packet is decoded.
+void Processor::decodeForSubscribers(Stream& s, std::uint32_t type, std::span<const std::uint8_t> packet,
+                                     std::int64_t receiveTimeNs)
+{
+    bool any = false, all = false;
+    for (const auto& sub : m_parameterSubs)
+        if (sub->wantsStream(s.id)) {
+            any = any || sub->wantsAnyOf(type);
+            all = all || sub->wantsAllOf(type);
+        }
+    if (!any)
+        return;
+    const auto& plan = m_core.types.plan(type);
+    const std::size_t count = plan.parameterCount();
+    const std::uint32_t firstId = m_core.types.firstParameterId(type);
+    std::uint64_t decoded = 0;
+    if (all) {
+        plan.decode(packet, std::span<decode::DecodedValue>(m_values.data(), count), nullptr);
+        decoded = count;
+    } else {
+        for (std::size_t i = 0; i < count; ++i) {
+            const auto id = firstId + static_cast<std::uint32_t>(i);
+            const bool wanted = std::any_of(m_parameterSubs.begin(), m_parameterSubs.end(), [&](const auto& sub) {
+                return sub->wantsStream(s.id) && sub->wantsParameter(id);
+            });
+            m_values[i] = wanted ? plan.decodeOne(packet, i) : decode::DecodedValue{};
+            decoded += wanted ? 1 : 0;
+        }
+    }
+    applyLimitOverrides(type, count);
+    bump(s.processorCounters[type].parametersDecoded, decoded);
+    s.values->countDecoded(type, s.values->updates(type));
+    offer(s, type, count, packetTime(type, packet), receiveTimeNs);
+}
+
+void Processor::applyLimitOverrides(std::uint32_t type, std::size_t count)
+{
+    if (m_limits[type].empty()) [[likely]]
+        return;
+    for (const decode::LimitOverride& o : m_limits[type])
+        if (o.index < count && m_values[o.index].present)
+            m_values[o.index].limit = o.evaluate(m_values[o.index]);
+}
+
+std::int64_t Processor::packetTime(std::uint32_t type, std::span<const std::uint8_t> packet) const
+{
+    const auto& plan = m_core.types.plan(type);
+    std::int64_t t = 0;
+    if (plan.hasPacketTime() && !plan.packetTime(packet, t))
+        t = 0;
+    return t;
+}
+
+void Processor::offer(Stream& s, std::uint32_t type, std::size_t count, std::int64_t packetTimeNs, std::int64_t receiveTimeNs)
+{
     if (m_parameterSubs.empty())
         return;
     const std::uint32_t firstId = m_core.types.firstParameterId(type);
@@ -89,9 +147,9 @@ void Processor::decodeAll(Stream& s, std::uint32_t type, std::span<const std::ui
         ParameterSample& sample = m_samples[i];
         sample.parameterId = firstId + static_cast<std::uint32_t>(i);
         sample.streamId = s.id;
-        sample.packetTimeNs = packetTime;
+        sample.packetTimeNs = packetTimeNs;
         sample.receiveTimeNs = receiveTimeNs;
-        sample.value = values[i];
+        sample.value = m_values[i];
     }
     for (const auto& sub : m_parameterSubs)
         if (sub->wantsStream(s.id))

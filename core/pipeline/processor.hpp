@@ -1,5 +1,6 @@
 // Processor: the worker that drains each stream's process packet queue. Pass thru: the packet goes to
-// packet subscribers only. Process on demand: the newest packet of its type is kept for readers.
+// packet subscribers only. Process on demand: the newest packet of its type is kept for readers, and
+// the parameters that parameter subscribers (a plot, a consumer) want are decoded for them — only those.
 // Process entire packet: every parameter is decoded into the stream's current value table and offered
 // to parameter subscribers (a variable layout's length is checked here, where its end is known).
 // Operators' limits replace the mission's after decoding; a parameter whose limit state changes into or
@@ -26,6 +27,14 @@ private:
     void handle(Stream& stream, std::span<const PacketHandle> batch) override;
     void process(Stream& s, PacketHandle h);
     void decodeAll(Stream& s, std::uint32_t type, std::span<const std::uint8_t> packet, std::int64_t receiveTimeNs);
+    void decodeForSubscribers(Stream& s, std::uint32_t type, std::span<const std::uint8_t> packet,
+                              std::int64_t receiveTimeNs);
+    // Operators' limits over the mission's, for the decoded values in m_values.
+    void applyLimitOverrides(std::uint32_t type, std::size_t count);
+    // The packet's time (0 when it has none or it cannot be read).
+    [[nodiscard]] std::int64_t packetTime(std::uint32_t type, std::span<const std::uint8_t> packet) const;
+    // m_values[0, count) as samples, offered to every parameter subscriber of the stream.
+    void offer(Stream& s, std::uint32_t type, std::size_t count, std::int64_t packetTimeNs, std::int64_t receiveTimeNs);
     void findLimitTransitions(Stream& s, std::uint32_t type, std::size_t count, std::int64_t receiveTimeNs);
 
     std::vector<std::vector<TypeSettings>> m_settings; // LiveSettings::perType

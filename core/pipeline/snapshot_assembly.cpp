@@ -31,6 +31,7 @@ stats::PacketCounters typeCounters(const Stream& s, std::uint32_t t)
     c.forwardDrops = get(rc.forwardDrops);
     c.packetsProcessed = get(pc.processed);
     c.parametersDecoded = get(pc.parametersDecoded);
+    c.packetsDecoded = get(pc.decoded) + s.values->decodedOnDemand(t);
     c.packetsRecorded = get(recorded.recorded);
     c.bytesRecorded = get(recorded.bytes);
     c.recordErrors = get(recorded.errors);

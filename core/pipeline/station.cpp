@@ -54,7 +54,8 @@ Status Station::Impl::open(Stream& s)
         apids.push_back(core.types.definition(t).apid);
     }
     auto source = pipeline::openSource(s.endpoint, s.transportHeaderBytes, core.options.receiveBufferBytes,
-                                       largest > 0 ? largest : ccsds::kMaxPacketSize, apids);
+                                       largest > 0 ? largest : ccsds::kMaxPacketSize, apids,
+                                       s.playback() ? core.playbackPosition(s.profile.name) : 0);
     std::lock_guard lock(s.sourceMutex);
     if (!source) {
         s.idleState = "error: " + source.error().message;
@@ -177,6 +178,8 @@ void Station::stop()
         w->join();
     for (auto& s : d.core.streams) {
         std::lock_guard lock(s->sourceMutex);
+        if (s->playback() && s->source && !s->source->finished() && s->source->positionNs() != 0)
+            d.core.setPlayback(s->profile.name, std::nullopt, s->source->positionNs() + 1); // resumes there
         if (s->source)
             s->idleState = "stopped";
         s->source.reset();
@@ -242,8 +245,13 @@ Status Station::startStream(std::string_view name)
         s.idleState = "stopped";
         return {}; // start() opens it
     }
-    if (s.thread.joinable())
-        return {};
+    if (s.thread.joinable()) {
+        std::unique_lock lock(s.sourceMutex);
+        if (!s.source || !s.source->finished())
+            return {};
+        lock.unlock();
+        stopReceiver(s); // a finished playback: played again from the beginning
+    }
     if (auto st = d.open(s); !st) {
         d.core.event(events::EventKind::Stream, events::Severity::Error, s.profile.name, "cannot start: " + st.error().message,
                      "start failed");
@@ -266,6 +274,10 @@ Status Station::stopStream(std::string_view name)
     s.paused = false;
     {
         std::lock_guard lock(s.sourceMutex);
+        // A playback stopped midway resumes after its last record; a finished one starts again.
+        if (s.playback() && s.source)
+            d.core.setPlayback(s.profile.name, false,
+                               s.source->finished() || s.source->positionNs() == 0 ? 0 : s.source->positionNs() + 1);
         s.source.reset();
         s.idleState = "stopped";
     }

@@ -21,6 +21,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,6 +112,26 @@ struct StationCore {
         report(std::move(e));
     }
     void report(events::Event e) { inbox.post(std::move(e)); }
+
+    // A playback stream as the profile keeps it: whether it plays when the station starts, and where it
+    // resumes (StreamProfile::playbackPositionNs). Any thread (the settings mutex).
+    void setPlayback(const std::string& stream, std::optional<bool> enabled, std::int64_t positionNs)
+    {
+        std::lock_guard lock(settings.mutex);
+        for (auto& sp : settings.profile.streams)
+            if (sp.name == stream) {
+                sp.enabled = enabled.value_or(sp.enabled);
+                sp.playbackPositionNs = positionNs;
+            }
+    }
+    [[nodiscard]] std::int64_t playbackPosition(const std::string& stream) const
+    {
+        std::lock_guard lock(settings.mutex);
+        for (const auto& sp : settings.profile.streams)
+            if (sp.name == stream)
+                return sp.playbackPositionNs;
+        return 0;
+    }
 };
 
 } // namespace telestation::pipeline

@@ -27,12 +27,18 @@ public:
     [[nodiscard]] virtual bool pausable() const { return false; }
     // The receiver thread did not poll for `paused` because the operator paused the stream.
     virtual void resumed(std::chrono::nanoseconds /*paused*/) {}
+    // Playback: the receive time of the last record delivered (0 before any); where a stopped playback
+    // resumes (just after it). Any thread.
+    [[nodiscard]] virtual std::int64_t positionNs() const { return 0; }
 };
 
 // maxPacketSize: TCP framing takes a longer length field as a framing error (the largest packet the
 // mission database defines: a garbage "header" then cannot send the framer off for 64 KiB).
+// resumeFromNs: playback starts there instead of at the URL's `from` when it lies inside the URL's range
+// (a stopped playback resuming; 0 = from the start). A repeat always starts at the URL's `from`.
 [[nodiscard]] Result<std::unique_ptr<Source>> openSource(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
                                                          int receiveBufferBytes, std::size_t maxPacketSize,
-                                                         const std::vector<std::uint16_t>& knownApids);
+                                                         const std::vector<std::uint16_t>& knownApids,
+                                                         std::int64_t resumeFromNs = 0);
 
 } // namespace telestation::pipeline

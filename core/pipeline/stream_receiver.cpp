@@ -134,7 +134,10 @@ void receive(StationCore& core, Stream& s)
         }
         if (!reportedEnd && s.source->finished()) {
             reportedEnd = true;
-            core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name, "playback finished", "finished");
+            // Done stays done: the profile no longer starts it (Start plays it again from the beginning).
+            core.setPlayback(s.profile.name, false, 0);
+            core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name,
+                       "playback finished; it stays stopped until started again (from the beginning)", "finished");
         }
     }
     s.running.store(false);

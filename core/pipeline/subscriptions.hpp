@@ -74,6 +74,11 @@ public:
     }
     // Processor side: the decoded samples of one packet (consecutive parameter ids of one type).
     void offer(std::uint32_t typeIndex, std::span<const ParameterSample> samples) noexcept;
+    // Processor side, for a type processed on demand (only what some subscription wants is decoded):
+    // whether any / every parameter of the type is wanted, and whether one parameter is.
+    [[nodiscard]] bool wantsAnyOf(std::uint32_t typeIndex) const noexcept { return m_typeWants[typeIndex] != Want::None; }
+    [[nodiscard]] bool wantsAllOf(std::uint32_t typeIndex) const noexcept { return m_typeWants[typeIndex] == Want::All; }
+    [[nodiscard]] bool wantsParameter(std::uint32_t parameterId) const noexcept { return m_wanted[parameterId] != 0; }
     // Consumer side.
     [[nodiscard]] std::size_t take(std::span<ParameterSample> out) noexcept;
 

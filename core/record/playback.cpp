@@ -102,7 +102,7 @@ double PlaybackProgress::fraction() const noexcept
 Result<PlaybackOptions> playbackOptionsFromQuery(std::span<const std::pair<std::string, std::string>> query)
 {
     PlaybackOptions options;
-    bool haveSpeed = false, haveFrom = false, haveTo = false;
+    bool haveSpeed = false, haveFrom = false, haveTo = false, haveRepeat = false;
     for (const auto& [key, value] : query) {
         const auto quotedValue = "'" + value + "'";
         if (key == "speed") {
@@ -131,8 +131,15 @@ Result<PlaybackOptions> playbackOptionsFromQuery(std::span<const std::pair<std::
             if (value.empty())
                 return Error{"empty segment name", {}};
             options.segments.push_back(value);
+        } else if (key == "repeat") {
+            if (haveRepeat)
+                return Error{"repeat is given twice", {}};
+            if (value != "0" && value != "1")
+                return Error{"repeat " + quotedValue + " is not 0 or 1", {}};
+            options.repeat = value == "1";
+            haveRepeat = true;
         } else {
-            return Error{"unknown playback option '" + key + "' (expected speed, from, to, stream or segment)", {}};
+            return Error{"unknown playback option '" + key + "' (expected speed, from, to, stream, segment or repeat)", {}};
         }
     }
     if (options.fromNs != 0 && options.toNs != 0 && options.fromNs > options.toNs)

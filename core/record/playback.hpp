@@ -37,6 +37,8 @@ struct PlaybackOptions {
     std::int64_t toNs = 0;
     std::vector<std::string> streams;  // recorded stream names to replay (empty = all)
     std::vector<std::string> segments; // segment file names to replay (empty = all the above select)
+    bool repeat = false;               // the station plays the selection again from its start when done
+                                       // (PlaybackSource itself plays it once)
     friend bool operator==(const PlaybackOptions&, const PlaybackOptions&) = default;
 };
 

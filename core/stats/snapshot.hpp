@@ -33,6 +33,8 @@ struct PacketCounters {
     std::uint64_t packetsForwarded = 0;  // handed to every destination of the type (per destination: forwards)
     std::uint64_t bytesForwarded = 0;
     std::uint64_t parametersDecoded = 0;
+    std::uint64_t packetsDecoded = 0;    // whose parameters were decoded: every packet processed entirely; on
+                                         // demand, each kept packet a subscriber or reader decoded (once)
     std::uint64_t unknown = 0;           // packets with no definition
     std::uint64_t discarded = 0;         // unknown packets dropped by the stream's default (counted, not lost)
     std::uint64_t malformed = 0;         // bad primary header, length not as defined, or shorter than its layout
@@ -87,7 +89,7 @@ struct CounterField {
 
 // Every member of PacketCounters once, in declaration order: what the JSON, the sums, the baseline and
 // the loss checks go through, so that a new counter is added to the struct and here, nowhere else.
-inline constexpr std::array<CounterField, 24> kCounterFields { {
+inline constexpr std::array<CounterField, 25> kCounterFields { {
     { "packetsReceived", &PacketCounters::packetsReceived, Combine::Sum, Loss::None },
     { "bytesReceived", &PacketCounters::bytesReceived, Combine::Sum, Loss::None },
     { "packetsProcessed", &PacketCounters::packetsProcessed, Combine::Sum, Loss::None },
@@ -96,6 +98,7 @@ inline constexpr std::array<CounterField, 24> kCounterFields { {
     { "packetsForwarded", &PacketCounters::packetsForwarded, Combine::Sum, Loss::None },
     { "bytesForwarded", &PacketCounters::bytesForwarded, Combine::Sum, Loss::None },
     { "parametersDecoded", &PacketCounters::parametersDecoded, Combine::Sum, Loss::None },
+    { "packetsDecoded", &PacketCounters::packetsDecoded, Combine::Sum, Loss::None },
     { "unknown", &PacketCounters::unknown, Combine::Sum, Loss::None },
     { "discarded", &PacketCounters::discarded, Combine::Sum, Loss::None },
     { "malformed", &PacketCounters::malformed, Combine::Sum, Loss::Lost },

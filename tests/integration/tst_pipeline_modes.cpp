@@ -225,6 +225,7 @@ private slots:
     void modeMatrix();
     void decodedValuesMatchGenerators();
     void processOnDemandReaderAndNewest();
+    void processOnDemandServesEverySampleSubscribers();
     void newestValuePollWithSmallBuffer();
     void newestValuePairsComeAndGo();
     void recordingRollover();
@@ -649,6 +650,72 @@ void TestPipelineModes::processOnDemandReaderAndNewest()
     QCOMPARE(snap.streams[0].counters.packetsReceived, total);
     QCOMPARE(snap.streams[0].counters.packetsProcessed, total);
     QCOMPARE(snap.streams[0].counters.parametersDecoded, s2.sent.packets * types.parameterCount(*types.typeByName("GNC_State")));
+    st->stop();
+}
+
+// A plot on a Process On Demand type: every-sample subscribers get every packet's values of what they
+// asked for, decoded for them (only that: the union of what they want); "decoded" counts each packet
+// once, whoever decoded it; without a subscriber nothing is decoded until a reader asks.
+void TestPipelineModes::processOnDemandServesEverySampleSubscribers()
+{
+    const auto& db = test::trainingDatabase();
+    QTemporaryDir dir;
+    const auto profile = test::stationProfile(dir, {test::streamProfile("pod", "udp://127.0.0.1:0", {
+        {100, std::nullopt, ProcessingMode::ProcessOnDemand, false, {}},
+    })});
+    auto st = startStation(profile, db);
+    QVERIFY(st);
+    const std::string url = udpUrl(st->localPort("pod"));
+    const auto& types = st->types();
+    const auto hkCounters = [&] { return typeStats(st->snapshot().streams[0], "HK_Status")->counters; };
+    api::ParameterReader reader(*st);
+
+    // Without subscribers: nothing decoded on arrival; a reader's decodes count the kept packet once.
+    const auto first = test::send(test::traffic(url, {"HK_Status"}, 100, 10000), db);
+    const u64 n0 = first.sent.packets;
+    QVERIFY(settle(*st, "pod", n0));
+    auto c = hkCounters();
+    QCOMPARE(c.packetsProcessed, n0);
+    QCOMPARE(c.packetsDecoded, u64{0});
+    QCOMPARE(c.parametersDecoded, u64{0});
+    QVERIFY(reader.read("pod", "HK_Status.UPTIME"));
+    QVERIFY(reader.read("pod", "HK_Status.BUS_VOLTAGE"));
+    QCOMPARE(hkCounters().packetsDecoded, u64{1});
+
+    const auto subscribe = [&](std::vector<std::string> parameters) {
+        api::ParameterSubscription::Options po;
+        po.stream = "pod";
+        po.parameters = std::move(parameters);
+        auto sub = api::ParameterSubscription::create(*st, po);
+        return sub ? std::move(*sub) : nullptr;
+    };
+    auto uptime = subscribe({"HK_Status.UPTIME"});
+    auto two = subscribe({"HK_Status.UPTIME", "HK_Status.BUS_VOLTAGE"});
+    QVERIFY(uptime && two);
+    auto config = test::traffic(url, {"HK_Status"}, 400, 10000);
+    config.generators = {{"HK_Status.UPTIME", counterGen(sim::ValueDomain::Raw, 100, 1)}};
+    const u64 n = test::send(config, db).sent.packets;
+    QCOMPARE(n, u64{400});
+    QVERIFY(settle(*st, "pod", n0 + n));
+
+    std::vector<api::ParameterSample> out(4 * n);
+    const std::size_t got = uptime->poll(out);
+    QCOMPARE(u64(got), n);
+    for (std::size_t i = 0; i < got; ++i) {
+        QCOMPARE(types.parameter(out[i].parameterId).qualifiedName, std::string("HK_Status.UPTIME"));
+        QVERIFY(out[i].value.present);
+        QCOMPARE(out[i].value.raw, 100 + i);
+    }
+    QCOMPARE(u64(two->poll(out)), 2 * n);
+    c = hkCounters();
+    QCOMPARE(c.packetsProcessed, n0 + n);
+    QCOMPARE(c.packetsDecoded, 1 + n);
+    QCOMPARE(c.parametersDecoded, 2 * n); // UPTIME and BUS_VOLTAGE, not the type's other parameters
+    QVERIFY(types.parameterCount(*types.typeByName("HK_Status")) > 2);
+
+    // A reader of the kept packet (the value display) decodes a packet already counted: no change.
+    QCOMPARE(reader.read("pod", "HK_Status.UPTIME")->value.raw, 100 + n - 1);
+    QCOMPARE(hkCounters().packetsDecoded, 1 + n);
     st->stop();
 }
 

@@ -25,6 +25,37 @@ namespace {
 using test::settle;
 using test::typeStats;
 
+// Records `packets` HK_Status packets sent at 400 packets/s into `recordings`; true when all were recorded.
+bool recordHealth(const std::string& recordings, std::uint64_t packets)
+{
+    config::StationProfile profile;
+    profile.recordingDirectory = recordings;
+    config::StreamProfile sp;
+    sp.name = "health";
+    sp.source = "udp://127.0.0.1:0";
+    sp.packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
+    profile.streams.push_back(sp);
+    auto live = pipeline::Station::create(profile, test::trainingDatabase());
+    if (!live || !(*live)->start())
+        return false;
+    const auto summary = test::sendPackets(**live, "health", {"HK_Status"}, packets, 400);
+    const bool settled = settle(**live, "health", summary.sent.packets);
+    (*live)->stop();
+    return settled && (*live)->snapshot().streams[0].counters.packetsRecorded == packets;
+}
+
+// A profile with one playback stream "replay" of `source`.
+config::StationProfile replayProfile(const QTemporaryDir& dir, const std::string& source)
+{
+    config::StationProfile profile;
+    profile.recordingDirectory = dir.filePath("unused").toStdString();
+    config::StreamProfile rp;
+    rp.name = "replay";
+    rp.source = source;
+    profile.streams.push_back(rp);
+    return profile;
+}
+
 } // namespace
 
 class TestStation : public QObject {
@@ -35,6 +66,8 @@ private slots:
     void playbackReproducesStatistics();
     void streamsStartAndStopOneAtATime();
     void playbackPausesWhereItIs();
+    void playbackStaysFinishedAndResumesWhereStopped();
+    void playbackRepeats();
 };
 
 void TestStation::udpProcessEntirePacketCountsAndValues()
@@ -247,29 +280,8 @@ void TestStation::playbackPausesWhereItIs()
     QTemporaryDir dir;
     const auto& db = test::trainingDatabase();
     const std::string recordings = dir.filePath("rec").toStdString();
-    config::StationProfile profile;
-    profile.recordingDirectory = recordings;
-    config::StreamProfile sp;
-    sp.name = "health";
-    sp.source = "udp://127.0.0.1:0";
-    sp.packets.push_back({100, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
-    profile.streams.push_back(sp);
-    {
-        auto live = pipeline::Station::create(profile, db);
-        QVERIFY(live);
-        QVERIFY((*live)->start());
-        const auto summary = test::sendPackets(**live, "health", {"HK_Status"}, 400, 400); // one second of data
-        QVERIFY(settle(**live, "health", summary.sent.packets));
-        (*live)->stop();
-        QCOMPARE((*live)->snapshot().streams[0].counters.packetsRecorded, std::uint64_t{400});
-    }
-    config::StationProfile replayProfile;
-    replayProfile.recordingDirectory = dir.filePath("unused").toStdString();
-    config::StreamProfile rp;
-    rp.name = "replay";
-    rp.source = "file://" + recordings + "?speed=1";
-    replayProfile.streams.push_back(rp);
-    auto replay = pipeline::Station::create(replayProfile, db);
+    QVERIFY(recordHealth(recordings, 400)); // one second of data
+    auto replay = pipeline::Station::create(replayProfile(dir, "file://" + recordings + "?speed=1"), db);
     QVERIFY2(replay, replay ? "" : replay.error().message.c_str());
     auto& st = **replay;
     QVERIFY(st.start());
@@ -299,6 +311,81 @@ void TestStation::playbackPausesWhereItIs()
     QVERIFY(hasEvent(st, "replay", "playback paused"));
     QVERIFY(hasEvent(st, "replay", "playback resumed"));
     QVERIFY(hasEvent(st, "replay", "playback finished"));
+    st.stop();
+}
+
+// A playback stopped midway is kept in the profile stopped, with its position; the next station resumes
+// it there and plays exactly the rest. Once finished it stays finished: the profile no longer starts
+// it; Start plays it again from the beginning.
+void TestStation::playbackStaysFinishedAndResumesWhereStopped()
+{
+    QTemporaryDir dir;
+    const auto& db = test::trainingDatabase();
+    const std::string recordings = dir.filePath("rec").toStdString();
+    QVERIFY(recordHealth(recordings, 400));
+    const auto received = [](pipeline::Station& st) { return st.snapshot().streams[0].counters.packetsReceived; };
+
+    auto first = pipeline::Station::create(replayProfile(dir, "file://" + recordings + "?speed=1"), db);
+    QVERIFY(first);
+    QVERIFY((*first)->start());
+    QTRY_VERIFY_WITH_TIMEOUT(received(**first) > 100, 5000);
+    QVERIFY((*first)->stopStream("replay"));
+    QVERIFY((*first)->waitIdle(5s));
+    const std::uint64_t playedFirst = received(**first);
+    QVERIFY2(playedFirst < 400, std::to_string(playedFirst).c_str());
+    auto profile = (*first)->profile();
+    (*first)->stop();
+    QVERIFY(!profile.streams[0].enabled);
+    QVERIFY(profile.streams[0].playbackPositionNs > 0);
+
+    // Through the profile file, as an operator's saved profile.
+    const std::string file = dir.filePath("profile.json").toStdString();
+    QVERIFY(config::saveProfileFile(profile, file));
+    auto loaded = config::loadProfileFile(file);
+    QVERIFY(loaded.ok());
+    QCOMPARE(loaded.profile.streams[0].playbackPositionNs, profile.streams[0].playbackPositionNs);
+
+    auto second = pipeline::Station::create(loaded.profile, db);
+    QVERIFY(second);
+    auto& st = **second;
+    QVERIFY(st.start());
+    QVERIFY(!st.streamRunning("replay")); // stopped, as the operator left it
+    QVERIFY(st.startStream("replay"));
+    QTRY_VERIFY_WITH_TIMEOUT(st.playbackFinished(), 5000);
+    QVERIFY(st.waitIdle(5s));
+    QCOMPARE(received(st) + playedFirst, std::uint64_t{400}); // the rest, exactly
+    QTRY_VERIFY_WITH_TIMEOUT(!st.profile().streams[0].enabled, 5000);
+    QCOMPARE(st.profile().streams[0].playbackPositionNs, std::int64_t{0});
+
+    // Finished: a station from this profile does not play it again by itself ...
+    auto third = pipeline::Station::create(st.profile(), db);
+    QVERIFY(third);
+    QVERIFY((*third)->start());
+    QVERIFY(!(*third)->streamRunning("replay"));
+    (*third)->stop();
+    // ... and Start plays it again from the beginning.
+    QVERIFY(st.startStream("replay"));
+    QTRY_VERIFY_WITH_TIMEOUT(received(st) == 400 - playedFirst + 400, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(st.playbackFinished(), 5000);
+    st.stop();
+}
+
+// repeat=1: the recording plays again from its start each time it ends, and is never finished.
+void TestStation::playbackRepeats()
+{
+    QTemporaryDir dir;
+    const std::string recordings = dir.filePath("rec").toStdString();
+    QVERIFY(recordHealth(recordings, 100));
+    auto replay = pipeline::Station::create(replayProfile(dir, "file://" + recordings + "?speed=0&repeat=1"),
+                                            test::trainingDatabase());
+    QVERIFY2(replay, replay ? "" : replay.error().message.c_str());
+    auto& st = **replay;
+    QVERIFY(st.start());
+    QTRY_VERIFY_WITH_TIMEOUT(st.snapshot().streams[0].counters.packetsReceived >= 350, 10000);
+    QVERIFY(!st.playbackFinished());
+    const auto state = st.snapshot().streams[0].state;
+    QVERIFY2(state.find("repeat") != std::string::npos, state.c_str());
+    QVERIFY(st.profile().streams[0].enabled);
     st.stop();
 }
 

@@ -170,6 +170,7 @@ StationProfile richProfile()
     b.recordUnknown = true;
     b.forwardUnknown = {"udp://[ff02::1]:6000"};
     b.staleAfterSeconds = 0; // never
+    b.playbackPositionNs = 1'795'348'800'250'000'001; // where a stopped playback resumes
 
     StreamProfile c;
     c.name = "tcp";
@@ -453,6 +454,15 @@ void TestStationProfile::errorPaths_data()
     QTest::newRow("stale time a string")
         << profileOf({stream("\"staleAfterSeconds\": \"5\"")}) << stale
         << "expected a number of seconds (0 = never stale, or 0.1..86400), got a string";
+
+    // A playback's position.
+    const QString position = "$.streams[0].playbackPosition";
+    QTest::newRow("position of a live stream") << profileOf({stream("\"playbackPosition\": \"2026-11-22T12:00:00Z\"")})
+                                               << position << "only a playback (file://) source has a position";
+    QTest::newRow("position not a time") << profileOf({stream("\"playbackPosition\": \"noon\"")}) << position
+                                         << "'noon' is not a time such as";
+    QTest::newRow("position a number") << profileOf({stream("\"playbackPosition\": 5")}) << position
+                                       << "got a number";
 
     // Events.
     QTest::newRow("events not an object") << profileOf({a}, "\"events\": true") << "$.events"

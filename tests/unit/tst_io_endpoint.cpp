@@ -194,6 +194,8 @@ void TestIoEndpoint::reportsErrorsWithOffsets_data()
     QTest::newRow("speed trailing dot") << "file:///r?speed=1." << "speed '1.' is not a number" << 16;
     QTest::newRow("speed leading dot") << "file:///r?speed=.5" << "speed '.5' is not a number" << 16;
     QTest::newRow("speed twice") << "file:///r?speed=1&speed=2" << "speed is given twice" << 18;
+    QTest::newRow("repeat yes") << "file:///r?repeat=yes" << "repeat 'yes' is not 0 or 1" << 17;
+    QTest::newRow("repeat twice") << "file:///r?repeat=1&repeat=1" << "repeat is given twice" << 19;
     QTest::newRow("from word") << "file:///r?from=yesterday" << "from 'yesterday' is not a time (integer ns" << 15;
     QTest::newRow("from negative") << "file:///r?from=-5" << "is not a time" << 15;
     QTest::newRow("from not a leap year") << "file:///r?from=2026-02-29T00:00:00Z" << "is not a time" << 15;
@@ -243,6 +245,7 @@ void TestIoEndpoint::parsesFileUrls_data()
     QTest::addColumn<QString>("canonical");
 
     QTest::newRow("speed") << "file:///rec/pass?speed=1" << "/rec/pass" << "speed=1" << "file:///rec/pass?speed=1";
+    QTest::newRow("repeat") << "file:///rec/pass?repeat=1" << "/rec/pass" << "repeat=1" << "file:///rec/pass?repeat=1";
     QTest::newRow("every option, repeated stream")
         << "file://rec?speed=0.5&from=1795348800000000000&to=2026-11-22T12:00:00.25Z&stream=tm&stream=hk-2.b_c"
         << "rec" << "speed=0.5&from=1795348800000000000&to=2026-11-22T12:00:00.25Z&stream=tm&stream=hk-2.b_c"

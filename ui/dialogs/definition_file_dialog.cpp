@@ -4,6 +4,7 @@
 
 #include "core/mdb/validate.hpp"
 #include "core/xtce/xtce_import.hpp"
+#include "ui/dialogs/error_label.hpp"
 #include "ui/text/number_format.hpp"
 
 #include <QAbstractTableModel>
@@ -347,6 +348,11 @@ DefinitionFileDialog::DefinitionFileDialog(QWidget* parent) : QDialog(parent)
     m_reloadButton->setObjectName(QStringLiteral("reloadButton"));
     m_reloadButton->setToolTip(tr("Read the file again (after editing it)"));
     m_reloadButton->setEnabled(false);
+    m_useButton = buttons->addButton(tr("&Use this mission"), QDialogButtonBox::ActionRole);
+    m_useButton->setObjectName(QStringLiteral("useMissionButton"));
+    m_useButton->setToolTip(tr("Load this file as the station's mission database (the profile then names it)"));
+    m_useButton->hide();
+    m_useErrorLabel = newErrorLabel(this, QStringLiteral("useMissionError"));
 
     auto* resultRow = new QHBoxLayout;
     resultRow->addWidget(m_icon);
@@ -355,9 +361,12 @@ DefinitionFileDialog::DefinitionFileDialog(QWidget* parent) : QDialog(parent)
     layout->addWidget(m_fileLabel);
     layout->addLayout(resultRow);
     layout->addWidget(m_split, 1);
+    layout->addWidget(m_useErrorLabel);
     layout->addWidget(buttons);
 
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    // Not the box's accepted(): the dialog closes only once the mission is in use.
+    connect(m_useButton, &QPushButton::clicked, this, [this] { useMission(); });
     connect(m_reloadButton, &QPushButton::clicked, this, [this] { reload(); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { goToDiagnostic(current.row()); });
@@ -470,6 +479,43 @@ void DefinitionFileDialog::showResult(const QString& text)
         selectDiagnostic(0); // the first problem in view at once
     else
         highlightLines(-1);
+    m_useError.clear();
+    m_useErrorLabel->hide();
+    updateUseButton();
+}
+
+void DefinitionFileDialog::setUseMission(UseMission use)
+{
+    m_useMission = std::move(use);
+    updateUseButton();
+}
+
+bool DefinitionFileDialog::canUseMission() const
+{
+    // A file that was read (not text handed in) and has no error.
+    return m_useMission && !m_path.isEmpty() && !m_readFailed && !hasErrors();
+}
+
+void DefinitionFileDialog::updateUseButton()
+{
+    m_useButton->setVisible(m_useMission != nullptr);
+    m_useButton->setEnabled(canUseMission());
+}
+
+bool DefinitionFileDialog::useMission()
+{
+    if (!canUseMission())
+        return false;
+    QString error;
+    if (!m_useMission(m_path, &error)) {
+        m_useError = error.isEmpty() ? tr("The station could not use this mission.") : error;
+        m_useErrorLabel->setText(m_useError);
+        m_useErrorLabel->show();
+        return false;
+    }
+    m_useError.clear();
+    accept();
+    return true;
 }
 
 int DefinitionFileDialog::errorCount() const

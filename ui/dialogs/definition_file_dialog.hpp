@@ -4,8 +4,12 @@
 // of what it defines, and its database is shown in a mission browser tree (warnings, if any, are
 // still listed). An unreadable file is one error naming the path.
 //
-// Checking parses and validates (mdb::parseText) and changes nothing: the station's database stays as
-// it is. Reload reads the file again, for the operator fixing it in an editor.
+// Checking parses and validates (mdb::parseText, or the XTCE import for an XML file) and changes
+// nothing: the station's database stays as it is. Reload reads the file again, for the operator fixing
+// it in an editor. "Use this mission" (offered when the caller gave a way to use one and the file has
+// no error) hands the file to the caller (the workstation: StationSession::useMission, which loads it —
+// XTCE imported, .tdef compiled — and opens the station on it); the dialog closes when it is in use and
+// stays open with the reason when it is refused.
 #pragma once
 
 #include "core/common/diagnostic.hpp"
@@ -15,6 +19,8 @@
 #include <QDialog>
 #include <QList>
 #include <QString>
+
+#include <functional>
 
 class QLabel;
 class QPlainTextEdit;
@@ -30,8 +36,19 @@ class DefinitionFileDialog : public QDialog {
     Q_OBJECT
 
 public:
+    // Makes the mission at `path` the station's; false with the reason when it cannot.
+    using UseMission = std::function<bool(const QString& path, QString* error)>;
+
     explicit DefinitionFileDialog(QWidget* parent = nullptr);
     ~DefinitionFileDialog() override;
+
+    // Offers "Use this mission" for a file without errors (none: not offered).
+    void setUseMission(UseMission use);
+    [[nodiscard]] bool canUseMission() const;
+    // Uses the file (as the button does): true when it is in use (the dialog closes).
+    bool useMission();
+    // Why the last useMission() was refused ("" when it was not).
+    [[nodiscard]] QString useMissionError() const { return m_useError; }
 
     // Reads and checks `path`. True when the file was read and has no error (warnings allowed).
     bool loadFile(const QString& path);
@@ -64,6 +81,7 @@ public:
 
 private:
     void showResult(const QString& text);
+    void updateUseButton();
     void goToDiagnostic(int row);
     void highlightLines(int currentRow);
 
@@ -84,6 +102,10 @@ private:
     MissionBrowser* m_browser = nullptr;
     QSplitter* m_split = nullptr;
     QPushButton* m_reloadButton = nullptr;
+    QPushButton* m_useButton = nullptr;
+    QLabel* m_useErrorLabel = nullptr;
+    UseMission m_useMission;
+    QString m_useError;
 };
 
 } // namespace telestation::ui

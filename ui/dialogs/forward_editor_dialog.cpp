@@ -1,7 +1,7 @@
 #include "ui/dialogs/forward_editor_dialog.hpp"
 
 #include "core/io/endpoint.hpp"
-#include "ui/models/tones.hpp"
+#include "ui/dialogs/error_label.hpp"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
@@ -36,12 +36,7 @@ ForwardEditorDialog::ForwardEditorDialog(const QStringList& destinations, QWidge
     m_remove = new QPushButton(tr("&Remove"), this);
     m_remove->setObjectName(QStringLiteral("removeButton"));
 
-    m_error = new QLabel(this);
-    m_error->setObjectName(QStringLiteral("errorLabel"));
-    m_error->setWordWrap(true);
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    tone::setTextColour(m_error, tone::kErrorText);
-    m_error->hide();
+    m_error = newErrorLabel(this, QStringLiteral("errorLabel"));
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     m_buttons->button(QDialogButtonBox::Ok)->setObjectName(QStringLiteral("okButton"));

@@ -137,8 +137,7 @@ bool StationSession::open(const config::StationProfile& profile, const QString& 
     replaceStation(std::move(station));
     note(events::Severity::Info, {},
          tr("profile %1 opened (mission database %2)").arg(path.isEmpty() ? tr("(new)") : path, mdbPath));
-    for (const auto& p : streamProblems)
-        note(events::Severity::Error, {}, p);
+    // A stream that failed to start is in the log already, under its name (the station's own event).
     setDirty(false);
     Q_EMIT profileChanged();
     if (!launchError.isEmpty()) {
@@ -198,6 +197,7 @@ void StationSession::close()
         return;
     Q_EMIT stationAboutToChange();
     m_station->stop();
+    m_profile = m_station->profile(); // playbacks' positions, a finished playback stopped
     collectStationEvents();
     replaceStation(nullptr);
 }
@@ -214,6 +214,8 @@ bool StationSession::save(QString* error)
 
 bool StationSession::saveAs(const QString& path, QString* error)
 {
+    if (m_station) // what the station changed by itself: a finished playback stopped, positions
+        m_profile = m_station->profile();
     if (auto saved = config::saveProfileFile(m_profile, path.toStdString()); !saved) {
         const QString why = tr("The profile cannot be saved to %1: %2").arg(path, text(saved.error().message));
         if (error)
@@ -319,8 +321,6 @@ bool StationSession::rebuild(config::StationProfile next, const QString& what, Q
     replaceStation(std::move(station));
     note(events::Severity::Info, {},
          tr("%1: station restarted, reception paused for %2 ms").arg(what).arg(m_lastRebuildPauseMs, 0, 'f', 0));
-    for (const auto& p : streamProblems)
-        note(events::Severity::Error, {}, p);
     if (!streamProblems.isEmpty())
         Q_EMIT problem(streamProblems.join(QLatin1Char('\n')));
     setDirty(true);
@@ -518,6 +518,19 @@ std::vector<events::Event> StationSession::events(std::uint64_t after)
                                [](std::uint64_t n, const events::Event& e) { return n < e.number; });
     out.assign(it, m_events.end());
     return out;
+}
+
+// ---- The mission database -------------------------------------------------------------------------------
+
+bool StationSession::useMission(const QString& path, QString* error)
+{
+    config::StationProfile next = m_profile;
+    next.mdb = QFileInfo(path).absoluteFilePath().toStdString();
+    const QString before = m_databasePath;
+    const bool opened = open(next, m_path, error); // loads it (an XTCE file imported, a .tdef compiled)
+    if (m_databasePath != before)
+        setDirty(true); // the profile names another database: unsaved until saved
+    return opened;
 }
 
 } // namespace telestation::ui

@@ -163,6 +163,13 @@ private:
     std::uint64_t m_alarmsBase = 0;
     mutable std::uint64_t m_alarmsGiven = 0;
     SnapshotFeed m_snapshots;
+
+public:
+    // The mission database at `path` (.mdb, XTCE .xml or .tdef, told apart by content: config::loadMission)
+    // in place of the profile's: the station is opened again on it with the same streams and settings,
+    // and the profile names it (unsaved). On error (it does not load, or the profile's packet settings
+    // name packets it does not have) nothing changes and `error` says why.
+    bool useMission(const QString& path, QString* error = nullptr);
 };
 
 } // namespace telestation::ui

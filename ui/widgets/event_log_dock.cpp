@@ -1,12 +1,12 @@
 #include "ui/widgets/event_log_dock.hpp"
 
 #include "ui/dialogs/event_range_dialog.hpp"
+#include "ui/dialogs/file_dialog_folder.hpp"
 #include "ui/models/tones.hpp"
 #include "ui/text/number_format.hpp"
 #include "ui/widgets/dock_content.hpp"
 
 #include <QComboBox>
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -305,8 +305,8 @@ void EventLogDock::exportRangeWithDialog()
         dialog.setRange(m_range->first, m_range->second);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Events"), QStringLiteral("events-range.csv"),
-                                                      tr("CSV files (*.csv);;All files (*)"));
+    const QString path = FileDialogFolder::saveFile(this, FileDialogFolder::kEventExports, tr("Export Events"),
+                                                    QStringLiteral("events-range.csv"), tr("CSV files (*.csv);;All files (*)"));
     if (!path.isEmpty())
         exportRange(path, dialog.fromNs(), dialog.toNs());
 }
@@ -386,8 +386,8 @@ bool EventLogDock::exportCsv(const QString& path, QString* error) const
 
 void EventLogDock::exportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Events"), QStringLiteral("events.csv"),
-                                                      tr("CSV files (*.csv);;All files (*)"));
+    const QString path = FileDialogFolder::saveFile(this, FileDialogFolder::kEventExports, tr("Export Events"),
+                                                    QStringLiteral("events.csv"), tr("CSV files (*.csv);;All files (*)"));
     if (path.isEmpty())
         return;
     QString error;

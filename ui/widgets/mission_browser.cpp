@@ -1,12 +1,11 @@
 #include "ui/widgets/mission_browser.hpp"
 
 #include "ui/dialogs/definition_file_dialog.hpp"
+#include "ui/dialogs/file_dialog_folder.hpp"
 #include "ui/models/mission_tree_model.hpp"
 #include "ui/text/number_format.hpp"
 
 #include <QEvent>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -14,7 +13,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
-#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QToolButton>
 #include <QTreeView>
@@ -22,8 +20,6 @@
 
 namespace telestation::ui {
 namespace {
-
-const QString kDirectoryKey = QStringLiteral("missionBrowser/definitionDirectory");
 
 // The filter over the tree. A packet row stands for the parameters shown under it, so that dragging a
 // packet while a filter is on drags what the operator sees (everything when no filter is on).
@@ -255,20 +251,18 @@ bool MissionBrowser::eventFilter(QObject* watched, QEvent* event)
 
 void MissionBrowser::chooseDefinitionFile()
 {
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Definition File"),
-                                                      settings.value(kDirectoryKey).toString(),
-                                                      tr("Definition files (*.tdef *.xml *.txt);;XTCE (*.xml);;Text definitions (*.tdef *.txt);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    settings.setValue(kDirectoryKey, QFileInfo(path).absolutePath());
-    openDefinitionFile(path);
+    const QString path = FileDialogFolder::openFile(
+        this, FileDialogFolder::kDefinitions, tr("Open Definition File"),
+        tr("Definition files (*.tdef *.xml *.txt);;XTCE (*.xml);;Text definitions (*.tdef *.txt);;All files (*)"));
+    if (!path.isEmpty())
+        openDefinitionFile(path);
 }
 
 DefinitionFileDialog* MissionBrowser::openDefinitionFile(const QString& path)
 {
     auto* dialog = new DefinitionFileDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setUseMission(m_useMission);
     dialog->loadFile(path); // its result, errors included, is shown by the dialog itself
     dialog->show();
     dialog->raise();

@@ -6,13 +6,15 @@
 // A parameter's context menu offers "Edit limits…" (editLimitsRequested: the main window opens the
 // dialog on the running station), unless the browser shows a file's result (setLimitsEditable(false)).
 //
-// "Open definition file…" checks a text definition file (*.tdef) without loading it into the station:
-// DefinitionFileDialog lists its errors and warnings by line, or shows what it defines.
+// "Open definition file…" checks a definition file (*.tdef, XTCE *.xml) without loading it into the
+// station: DefinitionFileDialog lists its errors and warnings by line, or shows what it defines and —
+// when the browser was given a way (setUseMission) — offers "Use this mission".
 //
 // The browser reads a database it does not own and polls nothing: it has no timer.
 #pragma once
 
 #include "core/mdb/model.hpp"
+#include "ui/dialogs/definition_file_dialog.hpp"
 
 #include <QPointer>
 #include <QString>
@@ -57,6 +59,9 @@ public:
     // "Open definition file…" is hidden where the browser shows a file's result itself.
     void setDefinitionFileButtonVisible(bool visible);
 
+    // What the definition file dialogs it opens offer as "Use this mission" (none: not offered).
+    void setUseMission(DefinitionFileDialog::UseMission use) { m_useMission = std::move(use); }
+
     // Whether a parameter's context menu offers "Edit limits…" (default: yes).
     void setLimitsEditable(bool editable) noexcept { m_limitsEditable = editable; }
     // The context menu of a row (the caller owns it); nullptr where there is nothing to offer.
@@ -96,6 +101,7 @@ private:
     QLabel* m_summary = nullptr;
     QString m_source;
     QPointer<DefinitionFileDialog> m_dialog;
+    DefinitionFileDialog::UseMission m_useMission;
     bool m_limitsEditable = true;
 };
 

@@ -4,6 +4,7 @@
 #include "core/io/endpoint.hpp"
 #include "core/pipeline/station.hpp"
 #include "core/record/playback.hpp"
+#include "ui/dialogs/file_dialog_folder.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/text/number_format.hpp"
 #include "ui/session/phased_timer.hpp"
@@ -13,7 +14,6 @@
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -471,7 +471,8 @@ void RecordingsBrowser::playSelection()
 
 void RecordingsBrowser::browse()
 {
-    const QString directory = QFileDialog::getExistingDirectory(this, tr("Recording directory"), m_directory);
+    const QString directory = FileDialogFolder::existingFolder(this, FileDialogFolder::kRecordings,
+                                                               tr("Recording directory"), m_directory);
     if (!directory.isEmpty()) {
         setRecordingDirectory(directory);
         refresh();
