@@ -308,7 +308,7 @@ void MainWindow::streamsChanged()
     m_packets->setStream(m_streams->currentStream());
     m_packets->refresh();
     for (auto* dock : displays())
-        dock->reloadStreams();
+        dock->refreshStreams();
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 

@@ -214,7 +214,7 @@ void DisplayDock::attach(pipeline::Station* station)
     }
 }
 
-void DisplayDock::reloadStreams()
+void DisplayDock::refreshStreams()
 {
     if (!m_display)
         return;

@@ -58,7 +58,7 @@ public:
     void attach(pipeline::Station* station);
     [[nodiscard]] QStringList problems() const { return m_problems; }
     // The station's streams changed without a new station: the display's stream combo reads them again.
-    void reloadStreams();
+    void refreshStreams();
 
 Q_SIGNALS:
     void closed(telestation::ui::DisplayDock* dock);
