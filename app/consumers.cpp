@@ -245,9 +245,7 @@ public:
     DisplayConsumer(pipeline::Station& station, const ConsumerSpec& spec) : ApiConsumer(station, spec), m_reader(station)
     {
         if (spec.stream.empty()) {
-            m_streams.resize(station.streamCount());
-            for (std::size_t s = 0; s < m_streams.size(); ++s)
-                m_streams[s] = static_cast<std::uint16_t>(s);
+            m_streams = station.streamIds();
         } else if (const auto id = station.streamId(spec.stream)) {
             m_streams.push_back(*id);
         } else {

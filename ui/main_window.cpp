@@ -257,12 +257,9 @@ void MainWindow::connectSession()
 {
     connect(&m_session, &StationSession::stationAboutToChange, this, &MainWindow::stationAboutToChange);
     connect(&m_session, &StationSession::stationChanged, this, &MainWindow::stationChanged);
+    connect(&m_session, &StationSession::streamsChanged, this, &MainWindow::streamsChanged);
     connect(&m_session, &StationSession::dirtyChanged, this, &MainWindow::updateTitle);
     connect(&m_session, &StationSession::profileChanged, this, &MainWindow::updateTitle);
-    // Streams added, edited or removed live (without a new station): shown at once, not at the next tick.
-    // By name: the session has this signal only with live stream changes.
-    if (m_session.metaObject()->indexOfSignal("streamsChanged()") >= 0)
-        connect(&m_session, SIGNAL(streamsChanged()), this, SLOT(streamsChanged()));
     connect(&m_session, &StationSession::problem, m_status, &StatusMessage::show);
 }
 
@@ -302,11 +299,11 @@ void MainWindow::stationChanged(pipeline::Station* station)
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));
 }
 
+// A stream added, changed or removed on the same station: the displays' stream selectors list the
+// streams again, keeping their choice, and the status bar counts them.
 void MainWindow::streamsChanged()
 {
-    m_streams->refresh(); // reselects its stream by name; the packet table follows currentStreamChanged
-    m_packets->setStream(m_streams->currentStream());
-    m_packets->refresh();
+    // The streams panel and the packet table follow the session's streamsChanged themselves.
     for (auto* dock : displays())
         dock->refreshStreams();
     m_streamsLabel->setText(tr("%n stream(s)", nullptr, static_cast<int>(m_session.streamNames().size())));

@@ -92,10 +92,6 @@ public Q_SLOTS:
     // Opens Edit limits… for a parameter (nullptr, reported, when there is no such parameter).
     LimitEditDialog* editLimits(const QString& parameter);
 
-private Q_SLOTS:
-    // The session's streams changed without a new station.
-    void streamsChanged();
-
 protected:
     void closeEvent(QCloseEvent* event) override;
     void moveEvent(QMoveEvent* event) override;
@@ -111,6 +107,7 @@ private:
     void connectViews();
     void stationAboutToChange();
     void stationChanged(pipeline::Station* station);
+    void streamsChanged();
     void updateTitle();
     void updateRecentMenu();
     void addRecent(const QString& path);

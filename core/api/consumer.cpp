@@ -77,11 +77,19 @@ ParameterReader::ParameterReader(const pipeline::Station& station) : m_station(s
 
 std::optional<ParameterSample> ParameterReader::read(std::uint16_t streamId, std::uint32_t parameterId)
 {
-    const auto& types = m_station.types();
-    if (streamId >= m_station.streamCount() || parameterId >= types.totalParameters())
+    if (parameterId >= m_station.types().totalParameters())
         return std::nullopt;
+    const auto values = pipeline::StationAccess::currentValues(m_station, streamId);
+    if (!values)
+        return std::nullopt; // no such stream (any more)
+    return read(*values, streamId, parameterId);
+}
+
+std::optional<ParameterSample> ParameterReader::read(const pipeline::CurrentValueTable& values, std::uint16_t streamId,
+                                                     std::uint32_t parameterId)
+{
+    const auto& types = m_station.types();
     const auto& info = types.parameter(parameterId);
-    const auto& values = pipeline::StationAccess::currentValues(m_station, streamId);
     ParameterSample sample;
     switch (m_station.mode(streamId, info.typeIndex)) {
     case config::ProcessingMode::ProcessEntirePacket:
@@ -172,11 +180,14 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
     if (ids.empty())
         for (std::uint32_t id = 0; id < types.totalParameters(); ++id)
             ids.push_back(id);
-    for (std::uint16_t s = 0; s < station.streamCount(); ++s) {
+    for (const std::uint16_t s : station.streamIds()) {
         if (*stream != pipeline::kAllStreams && *stream != s)
             continue;
+        auto values = pipeline::StationAccess::currentValues(station, s);
+        if (!values)
+            continue;
         for (const std::uint32_t id : ids)
-            sub->m_newest.push_back({s, id, types.parameter(id).typeIndex, 0});
+            sub->m_newest.push_back({s, id, types.parameter(id).typeIndex, 0, values});
     }
     return sub;
 }
@@ -194,7 +205,7 @@ ParameterSubscription::~ParameterSubscription()
 
 std::uint64_t ParameterSubscription::updates(const Newest& entry) const
 {
-    return pipeline::StationAccess::currentValues(m_station, entry.streamId).updates(entry.typeIndex);
+    return entry.values->updates(entry.typeIndex);
 }
 
 std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
@@ -214,7 +225,7 @@ std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
         if (now == entry.seenUpdates)
             continue;
         entry.seenUpdates = now;
-        if (auto sample = m_reader.read(entry.streamId, entry.parameterId))
+        if (auto sample = m_reader.read(*entry.values, entry.streamId, entry.parameterId))
             out[n++] = *sample;
         m_cursor = (at + 1) % total;
     }
@@ -226,20 +237,23 @@ std::optional<ParameterSample> ParameterSubscription::add(std::uint16_t streamId
 {
     if (added)
         *added = false;
-    if (m_queue || streamId >= m_station.streamCount() || parameterId >= m_station.types().totalParameters())
+    if (m_queue || parameterId >= m_station.types().totalParameters())
+        return std::nullopt;
+    auto values = pipeline::StationAccess::currentValues(m_station, streamId);
+    if (!values)
         return std::nullopt;
     const bool subscribed = std::any_of(m_newest.begin(), m_newest.end(), [&](const Newest& e) {
         return e.streamId == streamId && e.parameterId == parameterId;
     });
     if (subscribed)
         return std::nullopt;
-    Newest entry{streamId, parameterId, m_station.types().parameter(parameterId).typeIndex, 0};
+    Newest entry{streamId, parameterId, m_station.types().parameter(parameterId).typeIndex, 0, std::move(values)};
     // The count first: a packet arriving between the two reads is reported again at the next poll.
     entry.seenUpdates = updates(entry);
     m_newest.push_back(entry);
     if (added)
         *added = true;
-    return m_reader.read(streamId, parameterId);
+    return m_reader.read(*entry.values, streamId, parameterId);
 }
 
 bool ParameterSubscription::remove(std::uint16_t streamId, std::uint32_t parameterId)

@@ -4,7 +4,8 @@
 // and shown in the statistics) or newest-value delivery (only the latest, never an overflow). Values
 // carry raw, converted and calibrated value, limit state, packet time and receive time.
 //
-// A subscription is used by one consumer thread. It must be destroyed before its Station.
+// A subscription is used by one consumer thread. It must be destroyed before its Station. A subscription
+// to one stream gets nothing more once that stream is removed (Station::removeStream).
 #pragma once
 
 #include "core/common/result.hpp"
@@ -82,8 +83,12 @@ private:
 class ParameterReader {
 public:
     explicit ParameterReader(const pipeline::Station& station);
+    // nullopt for a stream the station does not have (or no longer has).
     [[nodiscard]] std::optional<ParameterSample> read(std::uint16_t streamId, std::uint32_t parameterId);
     [[nodiscard]] std::optional<ParameterSample> read(std::string_view stream, std::string_view qualifiedName);
+    // From a current value table taken before (it outlives its stream's removal).
+    [[nodiscard]] std::optional<ParameterSample> read(const pipeline::CurrentValueTable& values, std::uint16_t streamId,
+                                                      std::uint32_t parameterId);
     // Decodes one parameter of a packet a PacketSubscription delivered, whatever its type's mode:
     // Process On Demand for a consumer that pulls every packet (TReK's "performance computation").
     // `indexInPacket` counts the type's parameters from 0; nullopt for an unknown packet or an index
@@ -134,12 +139,15 @@ private:
     pipeline::Station& m_station;
     Delivery m_delivery;
     std::shared_ptr<pipeline::ParameterSubscriptionQueue> m_queue; // every sample
-    // Newest value: each (stream, parameter) pair with its packet type's update count when delivered.
+    // Newest value: each (stream, parameter) pair with its packet type's update count when delivered,
+    // and its stream's current values (kept: a removed stream's pairs then simply never update, and a
+    // stream added later under the same id is not mistaken for it).
     struct Newest {
         std::uint16_t streamId = 0;
         std::uint32_t parameterId = 0;
         std::uint32_t typeIndex = 0;
         std::uint64_t seenUpdates = 0;
+        std::shared_ptr<const pipeline::CurrentValueTable> values;
     };
     [[nodiscard]] std::uint64_t updates(const Newest& entry) const;
     std::vector<Newest> m_newest;

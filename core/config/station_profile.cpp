@@ -143,13 +143,6 @@ using json::parseDocument; // parseProfile's parameter `json` hides the namespac
 
 // ---- Reading the DOM, collecting every problem --------------------------------------------------
 
-bool isWellFormedName(std::string_view name) noexcept
-{
-    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-    });
-}
-
 class Reader : public detail::ProfileReader {
 public:
     using ProfileReader::ProfileReader;
@@ -712,6 +705,13 @@ Status saveProfileFile(const StationProfile& profile, const std::string& path)
 {
     // Written beside the target and renamed over it: a failed write leaves the old profile intact.
     return json::writeFileReplacing(path, profileToJson(profile), "cannot write the station profile: ");
+}
+
+bool isWellFormedName(std::string_view name) noexcept
+{
+    return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    });
 }
 
 } // namespace telestation::config

@@ -138,6 +138,9 @@ struct ProfileLoad {
 // sources) are made absolute against the profile's directory.
 [[nodiscard]] ProfileLoad loadProfileFile(const std::string& path);
 // Canonical JSON (stable key order, defaults omitted) that parseProfile reads back equal.
+// A stream name: one or more letters, digits, '-' and '_'.
+[[nodiscard]] bool isWellFormedName(std::string_view name) noexcept;
+
 [[nodiscard]] std::string profileToJson(const StationProfile& profile);
 // Writes atomically (temporary file + rename).
 [[nodiscard]] Status saveProfileFile(const StationProfile& profile, const std::string& path);

@@ -19,6 +19,7 @@ EventMonitor::EventMonitor(StationCore& core, std::string archivePath, int reten
     , m_archivePath(std::move(archivePath))
     , m_retentionDays(retentionDays)
     , m_limiter(core.options.eventStormWindow.count())
+    , m_watch(StreamTable::kCapacity)
 {
 }
 
@@ -166,21 +167,50 @@ void EventMonitor::admitRaw(const RawEvent& raw, std::int64_t nowNs, const std::
         if (known != m_rawKeys.end() && m_limiter.tryMerge(known->second, raw.timeNs, 1, raw.amount, Severity::Warning))
             return;
     }
-    Event e = describeRawEvent(raw, m_core.streams.at(raw.streamId)->profile.name, m_core.types, limits);
+    Event e = describeRawEvent(raw, nameOf(raw.streamId), m_core.types, limits);
     if (mergeable)
         m_rawKeys.try_emplace(key, events::StormLimiter::keyOf(e));
     admit(std::move(e), nowNs);
 }
 
+namespace {
+
+// A new stream's watch: nothing seen yet.
+template <typename Watch>
+Watch freshWatch(std::uint64_t serial)
+{
+    Watch w;
+    w.serial = serial;
+    return w;
+}
+
+} // namespace
+
+// The stream's name now, or the one it had when last watched if it was removed since. Only for an event
+// that is not merged into a storm (a few a second): the lock is not taken per raw event.
+const std::string& EventMonitor::nameOf(std::uint16_t streamId)
+{
+    std::lock_guard lock(m_core.streams.mutex);
+    StreamWatch& w = m_watch.at(streamId);
+    if (const Stream* s = m_core.streams.at(streamId)) {
+        if (s->serial != w.serial)
+            w = freshWatch<StreamWatch>(s->serial);
+        s->nameInto(w.name);
+    }
+    return w.name;
+}
+
 void EventMonitor::watchStreams(std::int64_t nowNs, std::int64_t monoNs)
 {
-    if (m_watch.size() < m_core.streams.size())
-        m_watch.resize(m_core.streams.size());
-    for (auto& s : m_core.streams) {
-        StreamWatch& w = m_watch[s->id];
-        watchQueues(*s, w, nowNs);
-        watchStaleness(*s, w, nowNs, monoNs);
-    }
+    std::lock_guard lock(m_core.streams.mutex);
+    m_core.streams.forEach([&](Stream& s) {
+        StreamWatch& w = m_watch[s.id];
+        if (w.serial != s.serial) // a stream new to this id
+            w = freshWatch<StreamWatch>(s.serial);
+        s.nameInto(w.name);
+        watchQueues(s, w, nowNs);
+        watchStaleness(s, w, nowNs, monoNs);
+    });
 }
 
 // Drops per queue, and the network queue's warning threshold crossed up and back down.
@@ -196,7 +226,7 @@ void EventMonitor::watchQueues(Stream& s, StreamWatch& w, std::int64_t nowNs)
         Event e;
         e.kind = EventKind::QueueDrop;
         e.severity = Severity::Error;
-        e.stream = s.profile.name;
+        e.stream = w.name;
         e.detail = kNames[q];
         e.amount = drops - w.drops[q];
         e.timeNs = nowNs;
@@ -213,7 +243,7 @@ void EventMonitor::watchQueues(Stream& s, StreamWatch& w, std::int64_t nowNs)
         Event e;
         e.kind = kind;
         e.severity = severity;
-        e.stream = s.profile.name;
+        e.stream = w.name;
         e.detail = kNames[0];
         e.amount = amount;
         e.timeNs = nowNs;
@@ -247,7 +277,7 @@ void EventMonitor::watchStaleness(Stream& s, StreamWatch& w, std::int64_t nowNs,
         Event e;
         e.kind = kind;
         e.severity = severity;
-        e.stream = s.profile.name;
+        e.stream = w.name;
         e.timeNs = nowNs;
         e.text = std::move(text);
         admit(std::move(e), nowNs);
@@ -264,7 +294,7 @@ void EventMonitor::watchStaleness(Stream& s, StreamWatch& w, std::int64_t nowNs,
         w.wasRunning = running;
         return;
     }
-    const double staleAfter = s.profile.staleAfterSeconds;
+    const double staleAfter = s.staleAfterSeconds.load(std::memory_order_relaxed);
     if (w.stale || staleAfter <= 0)
         return;
     const auto quietNs = monoNs - w.lastActivityNs;

@@ -52,6 +52,8 @@ public:
 private:
     // What the event thread last saw of one stream.
     struct StreamWatch {
+        std::uint64_t serial = 0;               // the stream's (a new stream of the same id starts afresh)
+        std::string name;                       // names its raw events after it was removed
         std::uint64_t arrivals = 0;             // network queue pushes + drops
         std::int64_t lastActivityNs = 0;        // monotonic
         bool stale = false;
@@ -65,6 +67,7 @@ private:
     void round(bool flushAll);
     void collect(std::int64_t nowNs);
     void watchStreams(std::int64_t nowNs, std::int64_t monoNs);
+    [[nodiscard]] const std::string& nameOf(std::uint16_t streamId);
     void watchQueues(Stream& s, StreamWatch& w, std::int64_t nowNs);
     void watchStaleness(Stream& s, StreamWatch& w, std::int64_t nowNs, std::int64_t monoNs);
     void admit(events::Event e, std::int64_t nowNs);
@@ -76,7 +79,7 @@ private:
     std::optional<events::EventStore> m_store; // created on the thread's first round
     int m_retentionDays;
     events::StormLimiter m_limiter;
-    std::vector<StreamWatch> m_watch;
+    std::vector<StreamWatch> m_watch; // index = stream id
     // A storm's raw events merge by their source's key, found once per source (no text made per event).
     std::unordered_map<std::uint64_t, events::StormLimiter::Key> m_rawKeys;
     std::vector<events::Event> m_batch;

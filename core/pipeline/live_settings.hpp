@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,8 @@ struct TypeSettings {
 struct LiveSettings {
     mutable std::mutex mutex;
     config::StationProfile profile;              // with every live change
-    std::vector<std::vector<TypeSettings>> perType; // [stream][type]
+    std::vector<std::uint16_t> streamIds;        // the stream id of each of profile.streams
+    std::vector<std::vector<TypeSettings>> perType; // [stream id][type]; a removed id's row stays until reused
     std::vector<std::string> destinations;       // forward destination URLs; index = mask bit
     std::vector<std::vector<decode::LimitOverride>> limitOverrides; // [type]: the profile's `limits`
     std::atomic<std::uint64_t> version{1};
@@ -43,6 +45,14 @@ struct LiveSettings {
     [[nodiscard]] TypeSettings toTypeSettings(config::ProcessingMode mode, bool record,
                                               const std::vector<std::string>& forward);
     void changed() noexcept { version.fetch_add(1, std::memory_order_release); }
+    // The profile entry of stream `id` (it must have one).
+    [[nodiscard]] config::StreamProfile& streamProfile(std::uint16_t id)
+    {
+        for (std::size_t i = 0; i < streamIds.size(); ++i)
+            if (streamIds[i] == id)
+                return profile.streams[i];
+        throw std::out_of_range("no stream " + std::to_string(id) + " in the live settings");
+    }
 };
 
 // A worker's copy of a versioned master (settings, subscriptions): taken under the master's mutex only

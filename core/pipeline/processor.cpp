@@ -23,6 +23,8 @@ void Processor::beforeRound()
 
 void Processor::handle(Stream& stream, std::span<const PacketHandle> batch)
 {
+    if (m_settingsVersion < stream.settingsVersion) [[unlikely]] // added or replaced since beforeRound
+        beforeRound();
     for (const PacketHandle h : batch)
         process(stream, h);
 }

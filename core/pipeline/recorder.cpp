@@ -6,7 +6,7 @@ namespace telestation::pipeline {
 
 Recorder::Recorder(StationCore& core) : QueueWorker(core, core.recorderBell, &Stream::recordQueue, "ts-recorder")
 {
-    m_streams.resize(core.streams.size());
+    m_streams.resize(StreamTable::kCapacity);
     for (auto& r : m_streams)
         r.segment.resize(core.types.typeCount());
 }
@@ -28,6 +28,7 @@ void Recorder::starting()
 
 void Recorder::beforeRound()
 {
+    closeRemoved();
     const std::uint64_t requests = m_core.recording.resumeRequests.load(std::memory_order_acquire);
     if (requests == m_resumeRequests)
         return;
@@ -45,6 +46,38 @@ void Recorder::beforeRound()
     }
     if (any)
         m_core.recording.setState(m_catalog ? "recording to " + m_core.settings.profile.recordingDirectory : "off");
+}
+
+void Recorder::closeRemoved()
+{
+    const std::uint64_t removals = m_core.streamRemovals.load(std::memory_order_acquire);
+    if (removals == m_removalsSeen)
+        return;
+    m_removalsSeen = removals;
+    for (std::size_t id = 0; id < m_streams.size(); ++id) {
+        StreamRecording& r = m_streams[id];
+        const Stream* s = m_core.streams.at(id);
+        if (r.recorder && (!s || s->serial != r.serial)) {
+            close(r, nullptr);
+            r.failed = false;
+        }
+    }
+}
+
+// Closes a stream's recording (what it wrote stays readable); a failure to close is reported once.
+// `s`: the stream when it still runs (its counters take the packets the close could not write).
+void Recorder::close(StreamRecording& r, Stream* s)
+{
+    if (auto st = r.recorder->close(); !st && !r.failed) {
+        r.failed = true;
+        if (s)
+            uncountUnwritten(*s, r);
+        m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
+        m_core.recording.setState("failed: " + st.error().toString());
+        m_core.event(events::EventKind::RecordingError, events::Severity::Error, r.stream,
+                     "closing the recording: " + st.error().toString(), "failed");
+    }
+    r.recorder.reset();
 }
 
 void Recorder::openCatalog()
@@ -69,6 +102,17 @@ void Recorder::openCatalog()
 void Recorder::handle(Stream& stream, std::span<const PacketHandle> batch)
 {
     StreamRecording& r = m_streams[stream.id];
+    const std::uint32_t renames = stream.renames.load(std::memory_order_relaxed);
+    // The first packet of this stream (or of its id's new stream), or of its new name: a recording
+    // of its own, under its name.
+    if (r.serial != stream.serial || r.renames != renames) [[unlikely]] {
+        if (r.recorder)
+            close(r, r.serial == stream.serial ? &stream : nullptr);
+        if (r.serial != stream.serial)
+            r.failed = false;
+        r.serial = stream.serial;
+        r.renames = renames;
+    }
     for (const PacketHandle h : batch)
         record(stream, r, h);
 }
@@ -80,19 +124,20 @@ void Recorder::record(Stream& s, StreamRecording& r, PacketHandle h)
     RecorderTypeCounters& rc = s.recorderCounters[meta.typeIndex];
     openCatalog();
     if (m_catalog && !r.recorder && !r.failed) {
-        auto created = record::StreamRecorder::create(*m_catalog, s.profile.name, s.id,
+        r.stream = s.name();
+        auto created = record::StreamRecorder::create(*m_catalog, r.stream, s.id,
                                                       m_core.settings.profile.queues.maxRecordFileSize);
         if (created) {
             r.recorder = std::move(*created);
             r.rollovers = r.recorder->rollovers();
             r.file = r.recorder->currentFile();
             std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
-            m_core.event(events::EventKind::Recording, events::Severity::Info, s.profile.name,
+            m_core.event(events::EventKind::Recording, events::Severity::Info, r.stream,
                          (m_resumeRequests > 0 ? "recording resumed into " : "recording into ") + r.file, "segment opened");
         } else {
             r.failed = true;
             m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
-            m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.profile.name,
+            m_core.event(events::EventKind::RecordingError, events::Severity::Error, r.stream,
                          "recording stopped: " + created.error().toString(), "failed");
         }
     }
@@ -119,7 +164,7 @@ void Recorder::fail(Stream& s, StreamRecording& r, const std::string& what)
     uncountUnwritten(s, r);
     m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
     m_core.recording.setState("failed: " + r.recorder->error());
-    m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.profile.name, what, "failed");
+    m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.name(), what, "failed");
 }
 
 // The segment just closed, with what it holds, and the one this packet opened.
@@ -131,7 +176,7 @@ void Recorder::rolledOver(Stream& s, StreamRecording& r)
         bytes += b;
     }
     const std::string next = r.recorder->currentFile();
-    m_core.event(events::EventKind::Recording, events::Severity::Info, s.profile.name,
+    m_core.event(events::EventKind::Recording, events::Severity::Info, s.name(),
                  "recording segment rolled over: " + r.file + " closed with " + std::to_string(packets) + " packets, "
                      + std::to_string(bytes) + " bytes; now " + next,
                  "rollover");
@@ -167,19 +212,12 @@ void Recorder::uncountUnwritten(Stream& s, StreamRecording& r)
 
 void Recorder::finished()
 {
-    for (auto& s : m_core.streams) {
-        StreamRecording& r = m_streams[s->id];
+    for (std::size_t id = 0; id < m_streams.size(); ++id) {
+        StreamRecording& r = m_streams[id];
         if (!r.recorder)
             continue;
-        if (auto st = r.recorder->close(); !st && !r.failed) {
-            r.failed = true;
-            uncountUnwritten(*s, r);
-            m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
-            m_core.recording.setState("failed: " + st.error().toString());
-            m_core.event(events::EventKind::RecordingError, events::Severity::Error, s->profile.name,
-                         "closing the recording: " + st.error().toString(), "failed");
-        }
-        r.recorder.reset();
+        Stream* s = m_core.streams.at(id);
+        close(r, s && s->serial == r.serial ? s : nullptr);
     }
 }
 

@@ -33,6 +33,9 @@ private:
         std::vector<std::pair<std::uint64_t, std::uint64_t>> segment;
         std::uint64_t rollovers = 0;
         std::string file; // the open segment's file name
+        std::uint64_t serial = 0; // the stream's (stream_table.hpp): a removed stream's recording is closed
+        std::uint32_t renames = 0; // the stream's renames when the recording was opened
+        std::string stream;       // its name when the recording was opened
     };
 
     void starting() override; // an unwritable directory is reported at start, not at the first packet
@@ -41,6 +44,8 @@ private:
     void finished() override; // closes the recordings
 
     void openCatalog();
+    void closeRemoved(); // the recordings of streams removed since the last look
+    void close(StreamRecording& r, Stream* s);
     void record(Stream& s, StreamRecording& r, PacketHandle h);
     void fail(Stream& s, StreamRecording& r, const std::string& what);
     void uncountUnwritten(Stream& s, StreamRecording& r);
@@ -49,7 +54,8 @@ private:
     std::unique_ptr<record::RecordingCatalog> m_catalog;
     bool m_catalogFailed = false;
     std::uint64_t m_resumeRequests = 0;
-    std::vector<StreamRecording> m_streams; // index = stream id
+    std::uint64_t m_removalsSeen = 0;
+    std::vector<StreamRecording> m_streams; // index = stream id (StreamTable::kCapacity of them)
 };
 
 } // namespace telestation::pipeline

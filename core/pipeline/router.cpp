@@ -9,16 +9,20 @@ Router::Router(StationCore& core) : Worker(core, core.routerBell, core.sourcesDo
 std::size_t Router::serviceRound()
 {
     auto& live = m_core.settings;
-    refreshIfChanged(live.version, m_settingsVersion, live.mutex, [&] { m_settings = live.perType; });
+    const auto refresh = [&] { refreshIfChanged(live.version, m_settingsVersion, live.mutex, [&] { m_settings = live.perType; }); };
+    refresh();
     std::size_t work = 0;
-    for (auto& s : m_core.streams)
-        work += routeBatch(*s, m_settings[s->id]);
+    m_core.streams.forEach([&](Stream& s) {
+        if (m_settingsVersion < s.settingsVersion) [[unlikely]] // added or replaced since the refresh
+            refresh();
+        work += routeBatch(s, m_settings[s.id]);
+    });
     return work;
 }
 
 bool Router::hasWork() const
 {
-    return std::any_of(m_core.streams.begin(), m_core.streams.end(), [](const auto& s) { return s->network.ring.size() > 0; });
+    return m_core.streams.any([](const Stream& s) { return s.network.ring.size() > 0; });
 }
 
 void Router::finished()
@@ -95,12 +99,11 @@ std::size_t Router::routeBatch(Stream& s, const std::vector<TypeSettings>& typeS
 
     std::array<PacketHandle, kBatch> toProcess{}, toRecord{}, toForward{};
     std::size_t nProcess = 0, nRecord = 0, nForward = 0;
-    const std::size_t skip = s.transportHeaderBytes;
-
     for (std::size_t i = 0; i < n; ++i) {
         const PacketHandle h = in[i];
         PacketMeta& meta = pool.meta(h);
         const auto frame = pool.bytes(h);
+        const std::size_t skip = meta.transportHeaderBytes; // as received: a replace may change the stream's
         const auto packet = frame.size() > skip ? frame.subspan(skip) : std::span<const std::uint8_t>{};
         const PacketVerdict verdict = s.acceptor.accept(packet);
         const std::uint32_t type = verdict.type;

@@ -4,6 +4,7 @@
 #include "core/pipeline/setting_resolver.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace telestation::pipeline {
 
@@ -50,31 +51,45 @@ Status checkForwardDestination(const std::string& url)
     return {};
 }
 
+namespace {
+
+// A stream's row of type settings (settings.mutex held; new destinations get their bits). Each packet
+// entry that names no packet definition is a problem.
+std::vector<TypeSettings> typeSettingsOf(const config::StreamProfile& sp, const PacketTypeTable& types,
+                                         LiveSettings& settings, const std::function<void(const std::string&)>& problem)
+{
+    std::vector<TypeSettings> perType(types.typeCount());
+    perType[kUnknownType] = settings.toTypeSettings(sp.unknownMode, sp.recordUnknown, sp.forwardUnknown);
+    // APID-only settings first, then (APID, secondary id), then by name: the more specific win
+    // (setting_resolver.hpp).
+    for (const SettingScope scope : {SettingScope::Apid, SettingScope::SecondaryId, SettingScope::Packet}) {
+        for (const auto& ps : sp.packets) {
+            if (scopeOf(ps) != scope)
+                continue;
+            const auto named = typesOf(types, ps);
+            if (named.empty()) {
+                problem("stream " + sp.name + ": " + describeKey(ps) + " has no packet definition in the mission database");
+                continue;
+            }
+            for (const std::uint32_t type : named)
+                perType[type] = settings.toTypeSettings(ps.mode, ps.record, ps.forward);
+        }
+    }
+    return perType;
+}
+
+} // namespace
+
 Status translateProfile(const config::StationProfile& profile, const PacketTypeTable& types, LiveSettings& settings)
 {
     std::string problems;
     const auto problem = [&](const std::string& text) { problems += (problems.empty() ? "" : "\n") + text; };
     std::lock_guard lock(settings.mutex);
     settings.profile = profile;
+    settings.streamIds.clear();
     for (const auto& sp : profile.streams) {
-        std::vector<TypeSettings> perType(types.typeCount());
-        perType[kUnknownType] = settings.toTypeSettings(sp.unknownMode, sp.recordUnknown, sp.forwardUnknown);
-        // APID-only settings first, then (APID, secondary id), then by name: the more specific win
-        // (setting_resolver.hpp).
-        for (const SettingScope scope : {SettingScope::Apid, SettingScope::SecondaryId, SettingScope::Packet}) {
-            for (const auto& ps : sp.packets) {
-                if (scopeOf(ps) != scope)
-                    continue;
-                const auto named = typesOf(types, ps);
-                if (named.empty()) {
-                    problem("stream " + sp.name + ": " + describeKey(ps) + " has no packet definition in the mission database");
-                    continue;
-                }
-                for (const std::uint32_t type : named)
-                    perType[type] = settings.toTypeSettings(ps.mode, ps.record, ps.forward);
-            }
-        }
-        settings.perType.push_back(std::move(perType));
+        settings.streamIds.push_back(static_cast<std::uint16_t>(settings.perType.size()));
+        settings.perType.push_back(typeSettingsOf(sp, types, settings, problem));
     }
     for (const auto& url : settings.destinations)
         if (auto st = checkForwardDestination(url); !st)
@@ -84,6 +99,71 @@ Status translateProfile(const config::StationProfile& profile, const PacketTypeT
     if (!problems.empty())
         return Error{problems, {}};
     return {};
+}
+
+Status checkStreamSettings(const config::StreamProfile& sp, const PacketTypeTable& types, const LiveSettings& settings)
+{
+    std::string problems;
+    const auto problem = [&](const std::string& text) { problems += (problems.empty() ? "" : "\n") + text; };
+    if (sp.unknownMode != ProcessingMode::PassThru && sp.unknownMode != ProcessingMode::Discard)
+        problem("stream " + sp.name + ": unknown packets are passed through or discarded");
+    std::vector<std::string> urls = sp.forwardUnknown;
+    for (const auto& ps : sp.packets) {
+        if (typesOf(types, ps).empty())
+            problem("stream " + sp.name + ": " + describeKey(ps) + " has no packet definition in the mission database");
+        if (ps.mode == ProcessingMode::Discard)
+            problem("stream " + sp.name + ": " + describeKey(ps) + ": discard is only for unknown packets");
+        urls.insert(urls.end(), ps.forward.begin(), ps.forward.end());
+    }
+    std::size_t added = 0;
+    {
+        std::lock_guard lock(settings.mutex);
+        std::vector<std::string> known = settings.destinations;
+        for (const auto& url : urls) {
+            if (std::find(known.begin(), known.end(), url) != known.end())
+                continue;
+            if (auto st = checkForwardDestination(url); !st) {
+                problem("stream " + sp.name + ": " + st.error().message);
+                continue;
+            }
+            known.push_back(url);
+            ++added;
+        }
+        if (added > 0 && known.size() > kMaxDestinations)
+            problem(tooManyDestinations().message);
+    }
+    if (!problems.empty())
+        return Error{problems, {}};
+    return {};
+}
+
+std::uint64_t installStreamSettings(LiveSettings& settings, const PacketTypeTable& types, std::uint16_t id,
+                                    const config::StreamProfile& sp)
+{
+    std::lock_guard lock(settings.mutex);
+    if (settings.perType.size() <= id)
+        settings.perType.resize(id + 1u);
+    settings.perType[id] = typeSettingsOf(sp, types, settings, [](const std::string&) {});
+    const auto at = std::find(settings.streamIds.begin(), settings.streamIds.end(), id);
+    if (at != settings.streamIds.end()) {
+        settings.profile.streams[static_cast<std::size_t>(at - settings.streamIds.begin())] = sp;
+    } else {
+        settings.profile.streams.push_back(sp);
+        settings.streamIds.push_back(id);
+    }
+    settings.changed();
+    return settings.version.load(std::memory_order_relaxed);
+}
+
+void removeStreamSettings(LiveSettings& settings, std::uint16_t id)
+{
+    std::lock_guard lock(settings.mutex);
+    const auto at = std::find(settings.streamIds.begin(), settings.streamIds.end(), id);
+    if (at == settings.streamIds.end())
+        return;
+    settings.profile.streams.erase(settings.profile.streams.begin() + (at - settings.streamIds.begin()));
+    settings.streamIds.erase(at);
+    settings.changed();
 }
 
 Status applyPacketSettings(LiveSettings& settings, const PacketTypeTable& types, std::uint16_t streamId,
@@ -107,7 +187,7 @@ Status applyPacketSettings(LiveSettings& settings, const PacketTypeTable& types,
     std::lock_guard lock(settings.mutex);
     if (settings.destinations.size() + ps.forward.size() > kMaxDestinations)
         return tooManyDestinations();
-    auto& packets = settings.profile.streams[streamId].packets;
+    auto& packets = settings.streamProfile(streamId).packets;
     const TypeSettings applied = settings.toTypeSettings(ps.mode, ps.record, ps.forward);
     auto it = std::find_if(packets.begin(), packets.end(), [&](const config::PacketSettings& p) { return p.sameKey(ps); });
     if (it != packets.end()) {
@@ -135,7 +215,7 @@ Status applyUnknownSettings(LiveSettings& settings, std::uint16_t streamId, Proc
         return st;
     std::lock_guard lock(settings.mutex);
     settings.perType[streamId][kUnknownType] = settings.toTypeSettings(mode, record, forward);
-    auto& sp = settings.profile.streams[streamId];
+    auto& sp = settings.streamProfile(streamId);
     sp.unknownMode = mode;
     sp.recordUnknown = record;
     sp.forwardUnknown = forward;

@@ -53,6 +53,8 @@ void setSequence(stats::PacketCounters& c, const ApidSequence& a)
 void sourceState(const Stream& s, stats::StreamStats& ss)
 {
     std::lock_guard lock(s.sourceMutex);
+    ss.name = s.profile.name;
+    ss.source = s.profile.source;
     if (!s.source) {
         ss.state = s.idleState;
         return;
@@ -72,8 +74,6 @@ stats::StreamStats streamStats(const StationCore& core, const Stream& s, const s
 {
     const PacketTypeTable& types = core.types;
     stats::StreamStats ss;
-    ss.name = s.profile.name;
-    ss.source = s.profile.source;
     ss.running = s.running.load();
     sourceState(s, ss);
     ss.poolDrops = get(s.poolDrops);
@@ -155,15 +155,24 @@ stats::StationSnapshot assembleSnapshot(const StationCore& core)
     snap.uptimeSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - core.started).count();
     std::vector<std::vector<TypeSettings>> settings;
     std::vector<std::string> destinations;
+    std::vector<std::uint16_t> order;
     {
         std::lock_guard lock(core.settings.mutex);
         settings = core.settings.perType;
         destinations = core.settings.destinations;
+        order = core.settings.streamIds;
     }
-    for (const auto& s : core.streams) {
-        stats::StreamStats ss = streamStats(core, *s, settings[s->id]);
-        snap.totals += ss.counters; // sequence numbers too: streams count their APIDs apart
-        snap.streams.push_back(std::move(ss));
+    {
+        // The streams in the order of the profile (ids are slots, reused after a removal).
+        std::lock_guard lock(core.streams.mutex);
+        for (const std::uint16_t id : order) {
+            const Stream* s = core.streams.at(id);
+            if (!s || id >= settings.size())
+                continue; // added or removed since the settings were copied
+            stats::StreamStats ss = streamStats(core, *s, settings[id]);
+            snap.totals += ss.counters; // sequence numbers too: streams count their APIDs apart
+            snap.streams.push_back(std::move(ss));
+        }
     }
     snap.forwards = forwardStats(core, destinations);
     snap.consumers = core.subscriptions.stats();

@@ -32,8 +32,18 @@ struct Station::Impl {
         workers = {std::make_unique<Router>(core), std::make_unique<Processor>(core), std::make_unique<Recorder>(core),
                    std::make_unique<Forwarder>(core)};
     }
-    // Opens a stream's source; on failure the stream shows "error: why" and the error is the why.
-    Status open(Stream& s);
+    // Opens a source as the stream `s` would (nothing changes); a playback from `resumeFromNs` (0: its start).
+    Result<std::unique_ptr<Source>> openFor(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
+                                            std::int64_t resumeFromNs) const;
+    // Opens a stream's source (a playback where the profile says it stopped, or at `resumeFromNs`); on
+    // failure the stream shows "error: why" and the error is the why.
+    Status open(Stream& s, std::optional<std::int64_t> resumeFromNs = std::nullopt);
+    // What addStream and replaceStream check before anything changes; the source's endpoint.
+    Result<io::Endpoint> check(const config::StreamProfile& sp, const Stream* replacing) const;
+    // Lets what the stream's stopped receiver had received pass every queue.
+    void drain(const Stream& s);
+    // Takes a stopped, drained stream out and frees it once no thread can hold it (stream_table.hpp).
+    void retire(Stream& s);
     // The stream `name`, or an error that says there is none.
     Result<Stream*> stream(std::string_view name) const;
     void setEnabled(Stream& s, bool enabled);
@@ -44,7 +54,8 @@ struct Station::Impl {
     std::atomic<bool> isRunning{false};
 };
 
-Status Station::Impl::open(Stream& s)
+Result<std::unique_ptr<Source>> Station::Impl::openFor(const io::Endpoint& endpoint, std::uint32_t transportHeaderBytes,
+                                                       std::int64_t resumeFromNs) const
 {
     // The largest packet the mission database defines bounds TCP framing.
     std::size_t largest = 0;
@@ -53,9 +64,14 @@ Status Station::Impl::open(Stream& s)
         largest = std::max<std::size_t>(largest, core.types.maxPacketBytes(t));
         apids.push_back(core.types.definition(t).apid);
     }
-    auto source = pipeline::openSource(s.endpoint, s.transportHeaderBytes, core.options.receiveBufferBytes,
-                                       largest > 0 ? largest : ccsds::kMaxPacketSize, apids,
-                                       s.playback() ? core.playbackPosition(s.profile.name) : 0);
+    return pipeline::openSource(endpoint, transportHeaderBytes, core.options.receiveBufferBytes,
+                                largest > 0 ? largest : ccsds::kMaxPacketSize, apids, resumeFromNs);
+}
+
+Status Station::Impl::open(Stream& s, std::optional<std::int64_t> resumeFromNs)
+{
+    const std::int64_t from = !s.playback() ? 0 : resumeFromNs ? *resumeFromNs : core.playbackPosition(s.profile.name);
+    auto source = openFor(s.endpoint, s.transportHeaderBytes, from);
     std::lock_guard lock(s.sourceMutex);
     if (!source) {
         s.idleState = "error: " + source.error().message;
@@ -77,7 +93,7 @@ void Station::Impl::setEnabled(Stream& s, bool enabled)
 {
     s.profile.enabled = enabled;
     std::lock_guard lock(core.settings.mutex);
-    core.settings.profile.streams.at(s.id).enabled = enabled;
+    core.settings.streamProfile(s.id).enabled = enabled;
 }
 
 // ---- Lifecycle ------------------------------------------------------------------------------------------
@@ -119,8 +135,12 @@ Result<std::unique_ptr<Station>> Station::create(const config::StationProfile& p
             problems += (problems.empty() ? "" : "\n") + ("stream " + sp.name + ": " + endpoint.error().message);
             continue;
         }
-        core.streams.push_back(std::make_unique<Stream>(static_cast<std::uint16_t>(core.streams.size()), sp,
-                                                        std::move(*endpoint), profile.queues, core.types));
+        if (core.streams.size() == StreamTable::kCapacity) {
+            problems += (problems.empty() ? "" : "\n") + ("more than " + std::to_string(StreamTable::kCapacity) + " streams");
+            break;
+        }
+        core.streams.publish(std::make_unique<Stream>(static_cast<std::uint16_t>(core.streams.size()), core.nextSerial++,
+                                                      sp, std::move(*endpoint), profile.queues, core.types));
     }
     if (auto st = translateProfile(profile, core.types, core.settings); !st)
         problems += (problems.empty() ? "" : "\n") + st.error().message;
@@ -140,15 +160,16 @@ Status Station::start()
     if (d.isRunning.load())
         return {};
     std::string problems;
-    for (auto& s : d.core.streams)
-        if (s->profile.enabled)
-            if (auto st = d.open(*s); !st)
-                problems += (problems.empty() ? "" : "\n") + ("stream " + s->profile.name + ": " + st.error().message);
+    d.core.streams.forEach([&](Stream& s) {
+        if (s.profile.enabled)
+            if (auto st = d.open(s); !st)
+                problems += (problems.empty() ? "" : "\n") + ("stream " + s.profile.name + ": " + st.error().message);
+    });
     if (!problems.empty()) {
-        for (auto& s : d.core.streams) {
-            std::lock_guard lock(s->sourceMutex);
-            s->source.reset();
-        }
+        d.core.streams.forEach([](Stream& s) {
+            std::lock_guard lock(s.sourceMutex);
+            s.source.reset();
+        });
         return Error{problems, {}};
     }
     d.core.sourcesDone = false;
@@ -156,9 +177,10 @@ Status Station::start()
     d.core.started = std::chrono::steady_clock::now();
     for (auto& w : d.workers)
         w->start();
-    for (auto& s : d.core.streams)
-        if (s->source)
-            startReceiver(d.core, *s);
+    d.core.streams.forEach([&](Stream& s) {
+        if (s.source)
+            startReceiver(d.core, s);
+    });
     d.isRunning = true;
     return {};
 }
@@ -168,23 +190,21 @@ void Station::stop()
     Impl& d = *m_impl;
     if (!d.isRunning.exchange(false))
         return;
-    for (auto& s : d.core.streams)
-        s->stopRequested = true;
-    for (auto& s : d.core.streams)
-        stopReceiver(*s);
+    d.core.streams.forEach([](Stream& s) { s.stopRequested = true; });
+    d.core.streams.forEach([](Stream& s) { stopReceiver(s); });
     d.core.sourcesDone.store(true, std::memory_order_release);
     d.core.routerBell.ring();
     for (auto& w : d.workers) // each ends once its upstream has ended and its queues are empty
         w->join();
-    for (auto& s : d.core.streams) {
-        std::lock_guard lock(s->sourceMutex);
-        if (s->playback() && s->source && !s->source->finished() && s->source->positionNs() != 0)
-            d.core.setPlayback(s->profile.name, std::nullopt, s->source->positionNs() + 1); // resumes there
-        if (s->source)
-            s->idleState = "stopped";
-        s->source.reset();
-        s->paused = false;
-    }
+    d.core.streams.forEach([&](Stream& s) {
+        std::lock_guard lock(s.sourceMutex);
+        if (s.playback() && s.source && !s.source->finished() && s.source->positionNs() != 0)
+            d.core.setPlayback(s.profile.name, std::nullopt, s.source->positionNs() + 1); // resumes there
+        if (s.source)
+            s.idleState = "stopped";
+        s.source.reset();
+        s.paused = false;
+    });
     d.core.event(events::EventKind::Station, events::Severity::Info, "", "station stopped");
     d.monitor->roundNow(true);
 }
@@ -194,15 +214,20 @@ bool Station::running() const noexcept
     return m_impl->isRunning.load();
 }
 
+namespace {
+
+// Every packet the stream received has passed every queue.
+bool drained(const Stream& s) noexcept
+{
+    return get(s.network.pushed) == get(s.routed) && s.process.drained() && s.recordQueue.drained() && s.forward.drained();
+}
+
+} // namespace
+
 bool Station::idle() const noexcept
 {
-    for (const auto& s : m_impl->core.streams) {
-        if (get(s->network.pushed) != get(s->routed))
-            return false;
-        if (!s->process.drained() || !s->recordQueue.drained() || !s->forward.drained())
-            return false;
-    }
-    return true;
+    std::lock_guard lock(m_impl->core.streams.mutex);
+    return !m_impl->core.streams.any([](const Stream& s) { return !drained(s); });
 }
 
 bool Station::waitIdle(std::chrono::milliseconds timeout) const
@@ -218,16 +243,16 @@ bool Station::waitIdle(std::chrono::milliseconds timeout) const
 
 bool Station::playbackFinished() const noexcept
 {
-    bool any = false;
-    for (const auto& s : m_impl->core.streams) {
-        std::lock_guard lock(s->sourceMutex);
-        if (!s->playback() || !s->source)
-            continue;
+    bool any = false, unfinished = false;
+    std::lock_guard streams(m_impl->core.streams.mutex);
+    m_impl->core.streams.forEach([&](const Stream& s) {
+        std::lock_guard lock(s.sourceMutex);
+        if (!s.playback() || !s.source)
+            return;
         any = true;
-        if (!s->source->finished())
-            return false;
-    }
-    return any;
+        unfinished = unfinished || !s.source->finished();
+    });
+    return any && !unfinished;
 }
 
 // ---- One stream at a time ---------------------------------------------------------------------------------
@@ -310,14 +335,241 @@ Status Station::pauseStream(std::string_view name, bool paused)
 
 bool Station::streamRunning(std::string_view name) const
 {
+    std::lock_guard lock(m_impl->core.streams.mutex);
     const Stream* s = m_impl->core.findStream(name);
     return s && s->running.load();
 }
 
 bool Station::streamPaused(std::string_view name) const
 {
+    std::lock_guard lock(m_impl->core.streams.mutex);
     const Stream* s = m_impl->core.findStream(name);
     return s && s->paused.load();
+}
+
+// ---- Streams that come and go ------------------------------------------------------------------------------
+
+Result<io::Endpoint> Station::Impl::check(const config::StreamProfile& sp, const Stream* replacing) const
+{
+    std::string problems;
+    const auto problem = [&](const std::string& text) { problems += (problems.empty() ? "" : "\n") + text; };
+    const std::string who = "stream " + (sp.name.empty() ? std::string("(no name)") : sp.name);
+    if (!config::isWellFormedName(sp.name))
+        problem(who + ": a stream name is one or more letters, digits, '-' and '_'");
+    if (const Stream* other = core.findStream(sp.name); other && other != replacing)
+        problem(who + ": a stream of that name exists already");
+    auto endpoint = io::parseEndpoint(sp.source);
+    if (!endpoint)
+        problem(who + ": " + endpoint.error().message);
+    if (sp.transportHeaderBytes > 65'535)
+        problem(who + ": the transport header is at most 65535 bytes");
+    if (sp.staleAfterSeconds != 0 && !(sp.staleAfterSeconds >= 0.1 && sp.staleAfterSeconds <= 86'400))
+        problem(who + ": the stale time is 0 (never) or 0.1 .. 86400 seconds");
+    if (auto st = checkStreamSettings(sp, core.types, core.settings); !st)
+        problem(st.error().message);
+    if (!replacing && core.streams.size() >= StreamTable::kCapacity)
+        problem(who + ": the station has " + std::to_string(StreamTable::kCapacity) + " streams, its most");
+    if (!problems.empty())
+        return Error{problems, {}};
+    return std::move(*endpoint);
+}
+
+void Station::Impl::drain(const Stream& s)
+{
+    if (!isRunning.load())
+        return; // stop() drained every queue
+    while (!drained(s)) {
+        core.routerBell.ring();
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+}
+
+void Station::Impl::retire(Stream& s)
+{
+    const std::uint16_t id = s.id;
+    removeStreamSettings(core.settings, id);
+    std::unique_ptr<Stream> owned;
+    {
+        std::lock_guard lock(core.streams.mutex); // readers on other threads are done with it
+        owned = core.streams.unpublish(id);
+    }
+    core.streamRemovals.fetch_add(1, std::memory_order_release); // the recorder closes its recording
+    for (const auto& w : workers) // each has begun a pass without it: none holds it now
+        w->awaitPass();
+    core.subscriptions.streamRemoved(id);
+    monitor->roundNow(false); // its last fault reports are named while its name is known
+    owned.reset();
+}
+
+Status Station::addStream(const config::StreamProfile& sp)
+{
+    Impl& d = *m_impl;
+    auto endpoint = d.check(sp, nullptr);
+    if (!endpoint)
+        return endpoint.error();
+    const auto id = d.core.streams.freeId();
+    config::QueueOptions queues;
+    {
+        std::lock_guard lock(d.core.settings.mutex);
+        queues = d.core.settings.profile.queues;
+    }
+    auto stream = std::make_unique<Stream>(*id, d.core.nextSerial, sp, std::move(*endpoint), queues, d.core.types);
+    Stream& s = *stream;
+    const bool start = d.isRunning.load() && sp.enabled;
+    if (start) // opened before it joins: a refusal leaves the station as it was
+        if (auto st = d.open(s, sp.playbackPositionNs); !st)
+            return Error{"stream " + sp.name + ": " + st.error().message, {}};
+    ++d.core.nextSerial;
+    s.settingsVersion = installStreamSettings(d.core.settings, d.core.types, s.id, sp);
+    {
+        std::lock_guard lock(d.core.streams.mutex);
+        d.core.streams.publish(std::move(stream));
+    }
+    d.core.event(events::EventKind::Stream, events::Severity::Info, sp.name, "stream added: " + sp.source, "added");
+    if (start)
+        startReceiver(d.core, s);
+    return {};
+}
+
+Status Station::removeStream(std::string_view name)
+{
+    Impl& d = *m_impl;
+    auto found = d.stream(name);
+    if (!found)
+        return found.error();
+    Stream& s = **found;
+    const std::string removed = s.profile.name;
+    stopReceiver(s);
+    {
+        std::lock_guard lock(s.sourceMutex);
+        s.source.reset();
+        s.idleState = "removed";
+        s.paused = false;
+    }
+    d.drain(s); // what it received is processed, recorded and forwarded
+    d.retire(s);
+    d.core.event(events::EventKind::Stream, events::Severity::Info, removed, "stream removed", "removed");
+    return {};
+}
+
+namespace {
+
+// A source whose port is the one `s`'s open source holds (a replacement that needs it must wait for it).
+bool needsPortOf(const Stream& s, const io::Endpoint& next)
+{
+    if (!s.source || next.scheme != s.endpoint.scheme || next.port == 0)
+        return false;
+    if (next.scheme != io::Scheme::Udp && next.scheme != io::Scheme::TcpListen)
+        return false;
+    return next.port == s.source->localPort();
+}
+
+bool framedByHeader(const io::Endpoint& e)
+{
+    return e.scheme == io::Scheme::Tcp || e.scheme == io::Scheme::TcpListen; // TCP framing skips the transport header
+}
+
+} // namespace
+
+Status Station::replaceStream(std::string_view name, const config::StreamProfile& sp)
+{
+    Impl& d = *m_impl;
+    auto found = d.stream(name);
+    if (!found)
+        return found.error();
+    Stream& s = **found;
+    auto endpoint = d.check(sp, &s);
+    if (!endpoint)
+        return endpoint.error();
+    const std::string was = s.profile.name;
+    const bool reopen = *endpoint != s.endpoint
+        || (sp.transportHeaderBytes != s.transportHeaderBytes && framedByHeader(*endpoint));
+    const bool restart = reopen || sp.name != s.profile.name || sp.transportHeaderBytes != s.transportHeaderBytes;
+    const bool receiving = s.thread.joinable();
+    const bool run = d.isRunning.load() && sp.enabled;
+
+    // The new source, opened before anything changes. When it needs the very port the old one holds,
+    // the old one is closed first and reopened if the new one cannot be opened.
+    std::unique_ptr<Source> fresh;
+    if (run && (reopen || !s.source)) {
+        const std::int64_t from = endpoint->scheme == io::Scheme::File ? sp.playbackPositionNs : 0;
+        auto opened = d.openFor(*endpoint, sp.transportHeaderBytes, from);
+        if (!opened && receiving && needsPortOf(s, *endpoint)) {
+            stopReceiver(s);
+            const io::Endpoint previous = s.endpoint;
+            {
+                std::lock_guard lock(s.sourceMutex);
+                if (s.endpoint.port == 0) // reopened on the port it had, which senders know
+                    s.endpoint.port = s.source->localPort();
+                s.source.reset();
+            }
+            opened = d.openFor(*endpoint, sp.transportHeaderBytes, from);
+            if (!opened) {
+                const Status back = d.open(s);
+                s.endpoint = previous;
+                if (back)
+                    startReceiver(d.core, s);
+                d.core.event(events::EventKind::Stream, events::Severity::Error, was,
+                             "change refused: " + opened.error().message
+                                 + (back ? std::string(" (the old source is open again)")
+                                         : "; the old source could not be reopened: " + back.error().message),
+                             "change refused");
+                return Error{"stream " + sp.name + ": " + opened.error().message, {}};
+            }
+        }
+        if (!opened)
+            return Error{"stream " + sp.name + ": " + opened.error().message, {}};
+        fresh = std::move(*opened);
+    }
+
+    // Everything is checked and open: apply.
+    if (s.thread.joinable() && (restart || !run))
+        stopReceiver(s);
+    std::unique_ptr<Source> old;
+    {
+        std::lock_guard lock(s.sourceMutex);
+        if (s.profile.name != sp.name) {
+            s.profile.name = sp.name; // the receiver is stopped (restart)
+            s.renames.fetch_add(1, std::memory_order_relaxed);
+        }
+        s.profile.source = sp.source;
+        s.profile.enabled = sp.enabled;
+        s.profile.transportHeaderBytes = sp.transportHeaderBytes;
+        s.profile.staleAfterSeconds = sp.staleAfterSeconds;
+        s.profile.unknownMode = sp.unknownMode;
+        s.profile.recordUnknown = sp.recordUnknown;
+        s.profile.forwardUnknown = sp.forwardUnknown;
+        s.profile.packets = sp.packets;
+        s.profile.playbackPositionNs = sp.playbackPositionNs;
+        s.endpoint = *endpoint;
+        if (s.transportHeaderBytes != sp.transportHeaderBytes)
+            s.transportHeaderBytes = sp.transportHeaderBytes; // the receiver is stopped (restart)
+        s.playbackSource.store(endpoint->scheme == io::Scheme::File, std::memory_order_relaxed);
+        s.staleAfterSeconds.store(sp.staleAfterSeconds, std::memory_order_relaxed);
+        if (fresh) {
+            old = std::move(s.source);
+            s.source = std::move(fresh);
+            s.idleState.clear();
+        } else if (!run) {
+            old = std::move(s.source);
+            s.idleState = sp.enabled ? "stopped" : "disabled";
+        }
+    }
+    old.reset(); // closed outside the lock: snapshots do not wait for it
+    (void)installStreamSettings(d.core.settings, d.core.types, s.id, sp);
+    if (run && s.source && !s.thread.joinable())
+        startReceiver(d.core, s);
+    std::string what = "stream changed";
+    if (was != sp.name)
+        what += " (was " + was + ")";
+    if (reopen)
+        what += ": source " + sp.source;
+    else if (restart)
+        what += ": receiver restarted on its open source";
+    else
+        what += ": settings only";
+    d.core.event(events::EventKind::Stream, events::Severity::Info, sp.name, what, "changed");
+    return {};
 }
 
 // ---- Live settings --------------------------------------------------------------------------------------
@@ -479,9 +731,16 @@ const mdb::MissionDatabase& Station::database() const noexcept
 
 std::optional<std::uint16_t> Station::streamId(std::string_view name) const
 {
+    std::lock_guard lock(m_impl->core.streams.mutex);
     if (const Stream* s = m_impl->core.findStream(name))
         return s->id;
     return std::nullopt;
+}
+
+std::vector<std::uint16_t> Station::streamIds() const
+{
+    std::lock_guard lock(m_impl->core.settings.mutex);
+    return m_impl->core.settings.streamIds;
 }
 
 std::size_t Station::streamCount() const noexcept
@@ -489,9 +748,11 @@ std::size_t Station::streamCount() const noexcept
     return m_impl->core.streams.size();
 }
 
-const std::string& Station::streamName(std::uint16_t streamId) const
+std::string Station::streamName(std::uint16_t streamId) const
 {
-    return m_impl->core.streams.at(streamId)->profile.name;
+    std::lock_guard lock(m_impl->core.streams.mutex);
+    const Stream* s = m_impl->core.streams.at(streamId);
+    return s ? s->name() : std::string();
 }
 
 config::ProcessingMode Station::mode(std::uint16_t streamId, std::uint32_t typeIndex) const
@@ -502,6 +763,7 @@ config::ProcessingMode Station::mode(std::uint16_t streamId, std::uint32_t typeI
 
 std::uint16_t Station::localPort(std::string_view name) const
 {
+    std::lock_guard streams(m_impl->core.streams.mutex);
     const Stream* s = m_impl->core.findStream(name);
     if (!s)
         return 0;
@@ -516,9 +778,11 @@ PacketPool& StationAccess::pool(Station& station) noexcept
     return *station.m_impl->core.pool;
 }
 
-const CurrentValueTable& StationAccess::currentValues(const Station& station, std::uint16_t streamId)
+std::shared_ptr<const CurrentValueTable> StationAccess::currentValues(const Station& station, std::uint16_t streamId)
 {
-    return *station.m_impl->core.streams.at(streamId)->values;
+    std::lock_guard lock(station.m_impl->core.streams.mutex);
+    const Stream* s = station.m_impl->core.streams.at(streamId);
+    return s ? s->values : nullptr;
 }
 
 void StationAccess::add(Station& station, std::shared_ptr<PacketSubscriptionQueue> subscription)

@@ -4,8 +4,9 @@
 // This class is the lifecycle and the controls; each stage lives in its own file (core/pipeline/README.md
 // lists them with the data path, the threads and the rules they keep).
 //
-// Thread rules: create/start/stop from one controlling thread. snapshot(), events(), settings changes,
-// subscriptions and current-value reads may come from any thread at any time.
+// Thread rules: create/start/stop and adding, removing and replacing streams from one controlling
+// thread. snapshot(), events(), settings changes, subscriptions and current-value reads may come from
+// any thread at any time.
 #pragma once
 
 #include "core/common/result.hpp"
@@ -71,6 +72,29 @@ public:
     [[nodiscard]] Status stopStream(std::string_view stream);
     [[nodiscard]] Status pauseStream(std::string_view stream, bool paused);
     [[nodiscard]] bool streamRunning(std::string_view stream) const;
+
+    // Streams that come and go, one at a time, while the station runs (or not); controlling thread.
+    // The other streams are not touched: their sockets, counters, sequence counts, queues, current
+    // values and recordings go on. Each change is an event and shows in profile().
+    // Everything that can be checked is checked before anything changes, and a refused change leaves
+    // the station exactly as it was; the error says why (a name that is malformed or already used, a
+    // source URL that does not parse, a packet entry that names no packet type, a forward destination
+    // that cannot be one; while running also a port in use, a host that cannot be resolved, a missing
+    // recording — the source is opened before the stream joins the station).
+    // addStream: a new stream (started at once when the station runs and it is enabled).
+    [[nodiscard]] Status addStream(const config::StreamProfile& stream);
+    // removeStream: its receiver stops; the packets it already received pass every queue (processed,
+    // recorded, forwarded) first; then its recording is closed and it is gone. Subscriptions to it
+    // alone get nothing more; its id may be given to a stream added later.
+    [[nodiscard]] Status removeStream(std::string_view stream);
+    // replaceStream: the stream `stream` becomes `replacement` (the name may change), keeping its id,
+    // counters, sequence counts, queues and recording. Packet settings, unknown packets and the stale
+    // time change live (as setPacketSettings); a new name or transport header restarts its receiver
+    // on the open socket (nothing lost); a new source is opened before the old one is closed — unless
+    // it needs the very port the old one holds: then the old one is closed first and, if the new one
+    // cannot be opened, reopened, and the error returned. Packets that arrive while its own source
+    // reopens are lost (the kernel counts them on the old socket, the sender's count shows them).
+    [[nodiscard]] Status replaceStream(std::string_view stream, const config::StreamProfile& replacement);
     [[nodiscard]] bool streamPaused(std::string_view stream) const;
 
     // Live settings: take effect within one batch, without restarting anything. A packet setting
@@ -119,9 +143,12 @@ public:
 
     [[nodiscard]] const PacketTypeTable& types() const noexcept;
     [[nodiscard]] const mdb::MissionDatabase& database() const noexcept;
+    // Stream ids index counters, current values and subscriptions. A removed stream's id may be given to
+    // a stream added later; ids are not dense: list them with streamIds().
     [[nodiscard]] std::optional<std::uint16_t> streamId(std::string_view name) const;
+    [[nodiscard]] std::vector<std::uint16_t> streamIds() const; // in the order of profile().streams
     [[nodiscard]] std::size_t streamCount() const noexcept;
-    [[nodiscard]] const std::string& streamName(std::uint16_t streamId) const;
+    [[nodiscard]] std::string streamName(std::uint16_t streamId) const; // "" when there is none
     [[nodiscard]] config::ProcessingMode mode(std::uint16_t streamId, std::uint32_t typeIndex) const;
     // The bound port of a stream's source (udp or tcp-listen with port 0), once started; else 0.
     [[nodiscard]] std::uint16_t localPort(std::string_view stream) const;
@@ -139,7 +166,8 @@ private:
 class StationAccess {
 public:
     [[nodiscard]] static PacketPool& pool(Station& station) noexcept;
-    [[nodiscard]] static const CurrentValueTable& currentValues(const Station& station, std::uint16_t streamId);
+    // The stream's current values (nullptr: no such stream); kept alive by the caller after a removal.
+    [[nodiscard]] static std::shared_ptr<const CurrentValueTable> currentValues(const Station& station, std::uint16_t streamId);
     // The processor picks a subscription up at its next batch.
     static void add(Station& station, std::shared_ptr<PacketSubscriptionQueue> subscription);
     static void add(Station& station, std::shared_ptr<ParameterSubscriptionQueue> subscription);

@@ -14,6 +14,7 @@
 #include "core/pipeline/packet_types.hpp"
 #include "core/pipeline/station_options.hpp"
 #include "core/pipeline/stream.hpp"
+#include "core/pipeline/stream_table.hpp"
 #include "core/pipeline/subscription_registry.hpp"
 
 #include <array>
@@ -70,7 +71,9 @@ struct StationCore {
     PacketTypeTable types;
     StationOptions options;
     std::shared_ptr<PacketPool> pool;
-    std::vector<std::unique_ptr<Stream>> streams; // index = stream id
+    StreamTable streams; // index = stream id; see stream_table.hpp for who may read it how
+    std::uint64_t nextSerial = 1; // controlling thread
+    std::atomic<std::uint64_t> streamRemovals{0}; // moves with every stream removed (workers drop its state)
     std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 
     LiveSettings settings;
@@ -88,14 +91,8 @@ struct StationCore {
     std::atomic<bool> routerDone{false};
     Doorbell routerBell, processorBell, recorderBell, forwarderBell;
 
-    // The stream of that name, or nullptr.
-    [[nodiscard]] Stream* findStream(std::string_view name) const
-    {
-        for (const auto& s : streams)
-            if (s->profile.name == name)
-                return s.get();
-        return nullptr;
-    }
+    // The stream of that name, or nullptr (the controlling thread, or under streams.mutex).
+    [[nodiscard]] Stream* findStream(std::string_view name) const { return streams.find(name); }
     // An event from any thread but the router and the processor (never per packet). `detail` tells this
     // source apart from others of its kind and stream, so that a storm merges only what is alike
     // ("paused" and "resumed" are two sources; a flapping connection's ends and starts are one).

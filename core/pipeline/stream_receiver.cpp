@@ -15,6 +15,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
+constexpr int kFinalPolls = 64; // a sender that goes on sending cannot keep a stopping receiver
+
 class StreamSink final : public io::PacketSink {
 public:
     StreamSink(Stream& stream, PacketPool& pool, const PacketTypeTable& types, Doorbell& bell)
@@ -140,6 +142,11 @@ void receive(StationCore& core, Stream& s)
                        "playback finished; it stays stopped until started again (from the beginning)", "finished");
         }
     }
+    // Stopping (the stream stops, is removed or its source changes): what the socket holds already
+    // arrived, so it is received and passes the queues rather than going down with the socket.
+    if (!s.playback())
+        for (int i = 0; i < kFinalPolls && s.source->poll(std::chrono::milliseconds(0), sink) > 0; ++i) {
+        }
     s.running.store(false);
 }
 

@@ -57,6 +57,15 @@ void SubscriptionRegistry::remove(const ParameterSubscriptionQueue* subscription
     m_version.fetch_add(1, std::memory_order_release);
 }
 
+void SubscriptionRegistry::streamRemoved(std::uint16_t streamId)
+{
+    std::lock_guard lock(m_mutex);
+    for (const auto& sub : m_packets)
+        sub->streamRemoved(streamId);
+    for (const auto& sub : m_parameters)
+        sub->streamRemoved(streamId);
+}
+
 void SubscriptionRegistry::refresh(std::uint64_t& seen, std::vector<std::shared_ptr<PacketSubscriptionQueue>>& packets,
                                    std::vector<std::shared_ptr<ParameterSubscriptionQueue>>& parameters) const
 {

@@ -21,6 +21,9 @@ public:
     void remove(const PacketSubscriptionQueue* subscription);
     void remove(const ParameterSubscriptionQueue* subscription);
 
+    // Stream `streamId` was removed: subscriptions to it alone get nothing more (before its id is reused).
+    void streamRemoved(std::uint16_t streamId);
+
     // The processor's copies, refreshed when the lists changed since `seen` (between batches).
     void refresh(std::uint64_t& seen, std::vector<std::shared_ptr<PacketSubscriptionQueue>>& packets,
                  std::vector<std::shared_ptr<ParameterSubscriptionQueue>>& parameters) const;

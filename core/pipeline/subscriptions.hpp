@@ -23,6 +23,7 @@ namespace telestation::pipeline {
 enum class Delivery : std::uint8_t { EverySample, Newest };
 
 inline constexpr int kAllStreams = -1;
+inline constexpr int kRemovedStream = -2; // the subscription's stream was removed: it gets nothing more
 inline constexpr std::uint32_t kAllTypes = 0xFFFFFFFFu;
 
 class PacketSubscriptionQueue {
@@ -33,7 +34,15 @@ public:
 
     [[nodiscard]] bool wants(std::uint16_t streamId, std::uint32_t typeIndex) const noexcept
     {
-        return (m_streamId == kAllStreams || m_streamId == streamId) && (m_typeIndex == kAllTypes || m_typeIndex == typeIndex);
+        const int wanted = m_streamId.load(std::memory_order_relaxed);
+        return (wanted == kAllStreams || wanted == streamId) && (m_typeIndex == kAllTypes || m_typeIndex == typeIndex);
+    }
+    // The stream `streamId` was removed (its id may be given to another stream later): a subscription
+    // to that one stream gets nothing more.
+    void streamRemoved(std::uint16_t streamId) noexcept
+    {
+        int wanted = streamId;
+        m_streamId.compare_exchange_strong(wanted, kRemovedStream, std::memory_order_relaxed);
     }
     // Processor side: offers a packet (the subscription takes its own reference when it keeps it).
     void offer(PacketHandle h) noexcept;
@@ -53,7 +62,7 @@ public:
 private:
     std::shared_ptr<PacketPool> m_pool;
     std::string m_name;
-    int m_streamId;
+    std::atomic<int> m_streamId; // kRemovedStream once its stream is removed
     std::uint32_t m_typeIndex;
     Delivery m_delivery;
     SpscRing<PacketHandle> m_ring;
@@ -70,7 +79,13 @@ public:
 
     [[nodiscard]] bool wantsStream(std::uint16_t streamId) const noexcept
     {
-        return m_streamId == kAllStreams || m_streamId == streamId;
+        const int wanted = m_streamId.load(std::memory_order_relaxed);
+        return wanted == kAllStreams || wanted == streamId;
+    }
+    void streamRemoved(std::uint16_t streamId) noexcept // as PacketSubscriptionQueue's
+    {
+        int wanted = streamId;
+        m_streamId.compare_exchange_strong(wanted, kRemovedStream, std::memory_order_relaxed);
     }
     // Processor side: the decoded samples of one packet (consecutive parameter ids of one type).
     void offer(std::uint32_t typeIndex, std::span<const ParameterSample> samples) noexcept;
@@ -92,7 +107,7 @@ public:
 private:
     enum class Want : std::uint8_t { None, Some, All };
     std::string m_name;
-    int m_streamId;
+    std::atomic<int> m_streamId; // kRemovedStream once its stream is removed
     std::vector<Want> m_typeWants;        // per type index
     std::vector<std::uint8_t> m_wanted;   // per parameter id
     SpscRing<ParameterSample> m_ring;

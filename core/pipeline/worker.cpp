@@ -2,6 +2,9 @@
 
 #include "core/common/thread_name.hpp"
 
+#include <chrono>
+#include <thread>
+
 namespace telestation::pipeline {
 
 Worker::Worker(StationCore& core, Doorbell& bell, const std::atomic<bool>& upstreamDone, const char* threadName)
@@ -16,7 +19,20 @@ Worker::~Worker()
 
 void Worker::start()
 {
+    m_looping.store(true, std::memory_order_release);
     m_thread = std::thread([this] { run(); });
+}
+
+void Worker::awaitPass() const
+{
+    // Sequentially consistent with the unpublish before it and the workers' slot loads after their
+    // increment (stream_table.hpp): a pass counted after `seen` loads the slots after the unpublish.
+    const std::uint64_t seen = m_passes.load(std::memory_order_seq_cst);
+    // Two increments: a whole pass begun after the call (the recorder has also had its beforeRound).
+    while (m_looping.load(std::memory_order_acquire) && m_passes.load(std::memory_order_seq_cst) < seen + 2) {
+        m_bell.ring();
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
 }
 
 void Worker::join()
@@ -30,6 +46,7 @@ void Worker::run()
     setThreadName(m_threadName);
     starting();
     for (;;) {
+        m_passes.fetch_add(1, std::memory_order_seq_cst); // holds no stream pointer here
         if (serviceRound() > 0)
             continue;
         // Read "upstream done" before the last look at the queues: anything pushed before it was set
@@ -47,6 +64,7 @@ void Worker::run()
         m_bell.wait(ticket, m_core.options.pollTimeout);
     }
     finished();
+    m_looping.store(false, std::memory_order_release);
 }
 
 QueueWorker::QueueWorker(StationCore& core, Doorbell& bell, PacketQueue Stream::*queue, const char* threadName)
@@ -58,24 +76,21 @@ std::size_t QueueWorker::serviceRound()
 {
     beforeRound();
     std::size_t work = 0;
-    for (auto& s : m_core.streams) {
-        PacketQueue& q = (*s).*m_queue;
+    m_core.streams.forEach([&](Stream& s) {
+        PacketQueue& q = s.*m_queue;
         const std::size_t n = q.ring.popBatch(m_batch);
         if (n == 0)
-            continue;
-        handle(*s, std::span<const PacketHandle>(m_batch.data(), n));
+            return;
+        handle(s, std::span<const PacketHandle>(m_batch.data(), n));
         bump(q.done, n);
         work += n;
-    }
+    });
     return work;
 }
 
 bool QueueWorker::hasWork() const
 {
-    for (const auto& s : m_core.streams)
-        if (((*s).*m_queue).ring.size() > 0)
-            return true;
-    return false;
+    return m_core.streams.any([&](const Stream& s) { return (s.*m_queue).ring.size() > 0; });
 }
 
 } // namespace telestation::pipeline

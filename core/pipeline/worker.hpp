@@ -26,6 +26,11 @@ public:
     void start(); // runs the loop on its own thread
     void join();
 
+    // Reclamation of removed streams (stream_table.hpp), controlling thread: returns once the worker
+    // has begun a whole pass after the call (it then holds no stream pointer it loaded before), or at
+    // once when the thread is not running. Rings the worker's doorbell so that a sleeping worker passes.
+    void awaitPass() const;
+
 protected:
     // `threadName`: the thread's name for tools ("ts-processor"; core/common/thread_name.hpp).
     Worker(StationCore& core, Doorbell& bell, const std::atomic<bool>& upstreamDone, const char* threadName);
@@ -44,6 +49,9 @@ private:
     const std::atomic<bool>& m_upstreamDone;
     const char* m_threadName;
     std::thread m_thread;
+    // Counted at the top of each loop, where the worker holds no stream pointer.
+    std::atomic<std::uint64_t> m_passes{0};
+    std::atomic<bool> m_looping{false};
 };
 
 class QueueWorker : public Worker {

@@ -1,6 +1,7 @@
 // The main window over a real session (two UDP streams on loopback, the training mission database):
 // the views follow the station, a packet mode changed in the packet table marks the profile unsaved,
-// a stream added through the streams panel's signal rebuilds the station while the displays survive,
+// a stream added through the streams panel's signal joins the same station while the displays keep
+// their contents and list it in their stream selectors,
 // display files and the window layout round-trip, the statistics dialog shows the engine's counts,
 // and every view that shows counts shows the one snapshot the session took at each tick.
 #include "core/pipeline/station.hpp"
@@ -10,6 +11,8 @@
 #include "ui/displays/display_dock.hpp"
 #include "ui/displays/packet_view.hpp"
 #include "ui/main_window.hpp"
+
+#include <QComboBox>
 #include "ui/models/packet_settings_model.hpp"
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/packet_table.hpp"
@@ -131,16 +134,34 @@ private slots:
         extra.name = "extra";
         extra.source = "udp://127.0.0.1:0";
         auto* old = session.station();
+        QList<QWidget*> shown;
+        for (auto* d : window.displays())
+            shown << d->display();
         Q_EMIT window.streamsPanel()->addStreamRequested(extra);
-        QVERIFY(session.station() != old);
+        QCOMPARE(session.station(), old); // live: the same station, the same display widgets
         QCOMPARE(session.station()->streamCount(), std::size_t{3});
         QList<QJsonObject> after;
-        for (auto* d : window.displays()) {
-            QVERIFY(d->display() != nullptr);
+        for (int i = 0; i < window.displays().size(); ++i) {
+            auto* d = window.displays().at(i);
+            QCOMPARE(d->display(), shown.at(i));
             after << d->spec();
+            // Every display's stream selector lists the new stream and keeps its choice.
+            auto* combo = d->display()->findChild<QComboBox*>(QStringLiteral("streamCombo"));
+            QVERIFY(combo);
+            QVERIFY(combo->findText(QStringLiteral("extra")) >= 0);
+            QVERIFY(combo->currentText() != QStringLiteral("extra"));
         }
         QCOMPARE(after, before);
         QVERIFY(session.isDirty());
+        // The streams panel shows it; the packet table stays on the stream it showed.
+        const QString shownStream = window.packetTable()->stream();
+        QVERIFY(!shownStream.isEmpty());
+        QCOMPARE(session.streamNames().size(), 3);
+        QVERIFY(session.removeStream(QStringLiteral("extra"), &error));
+        QCOMPARE(session.station(), old);
+        QCOMPARE(window.packetTable()->stream(), shownStream);
+        for (auto* d : window.displays())
+            QVERIFY(d->display()->findChild<QComboBox*>(QStringLiteral("streamCombo"))->findText(QStringLiteral("extra")) < 0);
     }
 
     void displayFilesAndLayoutRoundTrip()

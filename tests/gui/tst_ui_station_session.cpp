@@ -1,8 +1,8 @@
 // The workstation session against real stations on loopback: opening profiles (good, broken, one that
 // does not fit the database), a stream whose port is taken starting in error while the others run,
-// add / replace / remove rebuilding the station (and a refused change leaving the old one running),
-// live start/stop marking the profile dirty, save / save as round trips, the event log numbering on
-// across rebuilds; and the plot display fed by a parameter subscription.
+// add / replace / remove live on the same station (and a refused change leaving it as it was),
+// live start/stop marking the profile dirty, save / save as round trips, the event log numbering on;
+// and the plot display fed by a parameter subscription.
 #include "core/config/station_profile.hpp"
 #include "core/pipeline/station.hpp"
 #include "sim/engine/sim_stream.hpp"
@@ -132,54 +132,74 @@ private slots:
         QVERIFY(session.profile().streams[1].enabled); // still wanted: saving keeps it
     }
 
-    void structuralChangesRebuildTheStation()
+    void streamsChangeLiveOnTheSameStation()
     {
         QTemporaryDir dir;
         ui::StationSession session;
         QString error;
         QVERIFY(session.open(twoStreams(dir), {}, &error));
-        // A live change first: it must survive the rebuild.
+        // A live change first: it must survive the stream changes.
         QVERIFY(session.setPacketSettings(QStringLiteral("beta"), {100, std::nullopt, config::ProcessingMode::PassThru, true, {}}));
         QVERIFY(session.isDirty());
         QVERIFY(session.profile() == session.station()->profile());
+        auto* station = session.station();
+        const std::uint16_t alphaPort = station->localPort("alpha");
+        send(*station, "alpha", "HK_Status", 40);
+        QVERIFY(test::settle(*station, "alpha", 40));
 
         QSignalSpy about(&session, &ui::StationSession::stationAboutToChange);
         QSignalSpy changed(&session, &ui::StationSession::stationChanged);
+        QSignalSpy streams(&session, &ui::StationSession::streamsChanged);
+        QSignalSpy profile(&session, &ui::StationSession::profileChanged);
         QVERIFY2(session.addStream(test::streamProfile("gamma"), &error), qPrintable(error));
-        QCOMPARE(about.count(), 1);
-        QCOMPARE(changed.count(), 1);
-        auto* station = session.station();
+        QCOMPARE(session.station(), station); // the same engine: nothing restarted
+        QCOMPARE(about.count(), 0);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(streams.count(), 1);
+        QCOMPARE(profile.count(), 1);
         QCOMPARE(station->streamCount(), std::size_t{3});
         QVERIFY(station->streamRunning("gamma"));
         QVERIFY(session.isDirty());
-        QVERIFY(session.lastRebuildPauseMs() >= 0);
+        QVERIFY(session.profile() == station->profile());
         const auto beta = session.profile().streams[1];
         QCOMPARE(beta.packets.size(), std::size_t{1});
         QVERIFY(beta.packets[0].mode == config::ProcessingMode::PassThru);
         QVERIFY(beta.packets[0].record);
 
-        // The new station receives.
+        // The new stream receives; alpha's counters went on from where they were, on the same socket.
         send(*station, "gamma", "HK_Status", 25);
         QVERIFY(test::settle(*station, "gamma", 25));
-        QCOMPARE(station->snapshot().streams[2].counters.packetsReceived, std::uint64_t{25});
+        QCOMPARE(test::streamStats(station->snapshot(), "gamma")->counters.packetsReceived, std::uint64_t{25});
+        QCOMPARE(station->localPort("alpha"), alphaPort);
+        QCOMPARE(test::streamStats(station->snapshot(), "alpha")->counters.packetsReceived, std::uint64_t{40});
 
-        // Refused: a duplicate name, a source the engine cannot parse. The station stays.
+        // Refused: a duplicate name, a source the engine cannot parse. Nothing changes.
         QVERIFY(!session.addStream(test::streamProfile("gamma"), &error));
         QVERIFY(error.contains(QStringLiteral("already")));
         QVERIFY(!session.addStream(test::streamProfile("delta", "carrier-pigeon://x"), &error));
         QVERIFY2(!error.isEmpty(), "no reason given");
         QCOMPARE(session.station(), station);
-        QCOMPARE(changed.count(), 1);
+        QCOMPARE(streams.count(), 1);
 
         auto renamed = session.profile().streams[2];
         renamed.name = "gamma2";
         QVERIFY2(session.replaceStream(QStringLiteral("gamma"), renamed, &error), qPrintable(error));
         QCOMPARE(session.streamNames(), (QStringList{QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma2")}));
-        QVERIFY(session.removeStream(QStringLiteral("alpha"), &error));
-        QCOMPARE(session.streamNames(), (QStringList{QStringLiteral("beta"), QStringLiteral("gamma2")}));
-        QVERIFY(!session.removeStream(QStringLiteral("alpha"), &error));
+        QCOMPARE(test::streamStats(station->snapshot(), "gamma2")->counters.packetsReceived, std::uint64_t{25}); // kept
+        QVERIFY(session.removeStream(QStringLiteral("beta"), &error));
+        QCOMPARE(session.streamNames(), (QStringList{QStringLiteral("alpha"), QStringLiteral("gamma2")}));
+        QVERIFY(!session.removeStream(QStringLiteral("beta"), &error));
+        QCOMPARE(streams.count(), 3);
+        QCOMPARE(about.count(), 0);
+        QCOMPARE(changed.count(), 0);
+        QCOMPARE(session.station(), station);
 
-        // One numbering across every station: strictly increasing, nothing repeated.
+        // alpha ran on through all of it.
+        send(*station, "alpha", "HK_Status", 30);
+        QVERIFY(test::settle(*station, "alpha", 70));
+        QCOMPARE(test::streamStats(station->snapshot(), "alpha")->counters.packetsReceived, std::uint64_t{70});
+
+        // One numbering: strictly increasing, nothing repeated; notes say what changed, no restart.
         const auto events = session.events(0);
         std::set<std::uint64_t> numbers;
         for (std::size_t i = 0; i < events.size(); ++i) {
@@ -188,8 +208,11 @@ private slots:
                 QVERIFY(events[i].number > events[i - 1].number);
         }
         QCOMPARE(numbers.size(), events.size());
-        QVERIFY(hasEvent(events, QStringLiteral("stream gamma added: station restarted, reception paused for")));
-        QVERIFY(hasEvent(events, QStringLiteral("station stopped")));
+        QVERIFY(hasEvent(events, QStringLiteral("stream gamma added")));
+        QVERIFY(hasEvent(events, QStringLiteral("stream gamma changed (now gamma2)")));
+        QVERIFY(hasEvent(events, QStringLiteral("stream beta removed")));
+        QVERIFY(!hasEvent(events, QStringLiteral("station restarted")));
+        QVERIFY(!hasEvent(events, QStringLiteral("station stopped")));
         const auto last = events.back().number;
         QVERIFY(session.events(last).empty());
     }

@@ -699,11 +699,11 @@ private slots:
         panel.setStation(session->station());
         QCOMPARE(panel.currentStream(), QStringLiteral("other"));
 
-        // Added (the session rebuilds the station with it): the new stream becomes current.
+        // Added live (the same station; the panel follows the session's streamsChanged): the new stream
+        // becomes current.
+        auto* station = session->station();
         connect(&panel, &StreamsPanel::addStreamRequested, this, [&](const config::StreamProfile& added) {
-            panel.setStation(nullptr);
             QVERIFY(session->addStream(added));
-            panel.setStation(session->station());
         });
         QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.addStreamAction()); },
                            [](StreamDialog& d) {
@@ -711,8 +711,13 @@ private slots:
                                typeInto(child<QLineEdit>(&d, "hostEdit"), QStringLiteral("127.0.0.1"));
                                QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
                            }));
+        QCOMPARE(session->station(), station);
         QCOMPARE(panel.model()->rowCount(), 3);
         QCOMPARE(panel.currentStream(), QStringLiteral("stream3"));
+        // Removed: the panel goes back to a stream that is there.
+        QVERIFY(session->removeStream(QStringLiteral("stream3")));
+        QCOMPARE(panel.model()->rowCount(), 2);
+        QVERIFY(panel.currentStream() != QStringLiteral("stream3") && !panel.currentStream().isEmpty());
     }
 
     // A long source gives way to the state and the counts: the last column, elided in its middle (scheme

@@ -359,8 +359,8 @@ void TestPipelineModes::modeMatrix()
         const u64 parameters = st->types().parameterCount(type);
         QCOMPARE(ts->counters.parametersDecoded, pm == ProcessingMode::ProcessEntirePacket ? n * parameters : 0);
         // The newest packet is kept only in Process On Demand mode; values exist unless Pass Thru.
-        const auto& values = pipeline::StationAccess::currentValues(*st, 0);
-        QCOMPARE(values.updates(type), pm == ProcessingMode::PassThru ? 0 : n);
+        const auto values = pipeline::StationAccess::currentValues(*st, 0);
+        QCOMPARE(values->updates(type), pm == ProcessingMode::PassThru ? 0 : n);
         api::ParameterReader reader(*st);
         const auto sample = reader.read(0, st->types().firstParameterId(type));
         QCOMPARE(sample.has_value(), pm != ProcessingMode::PassThru);
@@ -598,7 +598,7 @@ void TestPipelineModes::processOnDemandReaderAndNewest()
         QVERIFY(hk);
         QCOMPARE(hk->counters.packetsProcessed, nHk);
         QCOMPARE(hk->counters.parametersDecoded, u64{0}); // on demand: nothing decoded on arrival
-        QCOMPARE(pipeline::StationAccess::currentValues(*st, 0).updates(hkType), nHk);
+        QCOMPARE(pipeline::StationAccess::currentValues(*st, 0)->updates(hkType), nHk);
     }
     auto got = pollNewest();
     QCOMPARE(got.size(), std::size_t{2}); // only HK_Status changed; Diag_Power is pass thru

@@ -3,7 +3,6 @@
 #include "core/pipeline/station.hpp"
 #include "ui/displays/packet_view.hpp"
 #include "ui/displays/parameter_plot.hpp"
-#include "ui/displays/stream_chooser.hpp"
 #include "ui/displays/value_display.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/widgets/dock_content.hpp"
@@ -193,6 +192,12 @@ void DisplayDock::detach()
     m_display = nullptr;
 }
 
+void DisplayDock::refreshStreams()
+{
+    if (m_display) // every display has a refreshStreams slot (value display, plot, packet view)
+        QMetaObject::invokeMethod(m_display, "refreshStreams");
+}
+
 void DisplayDock::attach(pipeline::Station* station)
 {
     if (!station)
@@ -212,14 +217,6 @@ void DisplayDock::attach(pipeline::Station* station)
         connect(values, &ValueDisplay::showAlarmRequested, this, &DisplayDock::showAlarmRequested);
         connect(values, &ValueDisplay::editLimitsRequested, this, &DisplayDock::editLimitsRequested);
     }
-}
-
-void DisplayDock::refreshStreams()
-{
-    if (!m_display)
-        return;
-    for (auto* chooser : m_display->findChildren<StreamChooser*>())
-        chooser->reload();
 }
 
 void DisplayDock::closeEvent(QCloseEvent* event)

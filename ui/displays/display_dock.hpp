@@ -56,9 +56,10 @@ public:
     void detach();
     // Rebuild the display on a (new) station.
     void attach(pipeline::Station* station);
-    [[nodiscard]] QStringList problems() const { return m_problems; }
-    // The station's streams changed without a new station: the display's stream combo reads them again.
+    // Streams were added, changed or removed on the same station: the display's stream selector lists
+    // them again, keeping its choice (its subscriptions and history stay).
     void refreshStreams();
+    [[nodiscard]] QStringList problems() const { return m_problems; }
 
 Q_SIGNALS:
     void closed(telestation::ui::DisplayDock* dock);

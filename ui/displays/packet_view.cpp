@@ -404,6 +404,13 @@ void PacketView::syncCombos()
     m_packetCombo->setCurrentIndex(m_packetCombo->findText(m_packet));
 }
 
+void PacketView::refreshStreams()
+{
+    static_cast<StreamChooser*>(m_streamCombo)->reload();
+    if (m_streamCombo->currentText() != m_stream)
+        onComboChanged();
+}
+
 void PacketView::onComboChanged()
 {
     if (m_streamCombo->currentIndex() < 0 || m_packetCombo->currentIndex() < 0)

@@ -97,6 +97,8 @@ public:
 public Q_SLOTS:
     // What the timer does: takes the newest packet, if any, and updates the age.
     void refresh();
+    // Streams were added, changed or removed: the stream selector lists them again (choice kept).
+    void refreshStreams();
 
 Q_SIGNALS:
     // The stream or packet type changed (the main window's saved layout is then out of date).

@@ -102,6 +102,11 @@ ParameterPlot::ParameterPlot(pipeline::Station& station, QWidget* parent)
 
 ParameterPlot::~ParameterPlot() = default;
 
+void ParameterPlot::refreshStreams()
+{
+    m_streamCombo->reload(); // read when a curve is added
+}
+
 int ParameterPlot::addPlot(const QString& title)
 {
     m_plotTitles.push_back(title.toStdString());

@@ -57,6 +57,9 @@ public:
     explicit ParameterPlot(pipeline::Station& station, QWidget* parent = nullptr);
     ~ParameterPlot() override;
 
+    // Streams were added, changed or removed: the stream selector lists them again (choice kept).
+    Q_INVOKABLE void refreshStreams();
+
     // Adds a plot (strip chart) below the others; returns its index. The plot that receives typed curves
     // is the selected one (PlotDisplay::currentPlot(): a click on a plot selects it, "Add plot" selects
     // the new one).

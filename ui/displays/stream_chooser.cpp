@@ -30,7 +30,7 @@ bool StreamChooser::setStream(const QString& name)
 void StreamChooser::reload()
 {
     QStringList names;
-    for (std::uint16_t id = 0; id < m_station.streamCount(); ++id)
+    for (const std::uint16_t id : m_station.streamIds())
         names << QString::fromStdString(m_station.streamName(id));
     QStringList shown;
     for (int i = 0; i < count(); ++i)

@@ -264,3 +264,15 @@ void ValueDisplay::showMessage(const QString& text)
 }
 
 } // namespace telestation::ui
+
+namespace telestation::ui {
+
+void ValueDisplay::refreshStreams()
+{
+    m_streamCombo->reload();
+    // By name: a stream changed live may have another id.
+    if (const auto id = m_station.streamId(m_streamCombo->stream().toStdString()))
+        m_model->setDropStream(*id);
+}
+
+} // namespace telestation::ui

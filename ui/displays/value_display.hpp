@@ -72,6 +72,8 @@ public:
 public Q_SLOTS:
     // What the timer does.
     void refresh();
+    // Streams were added, changed or removed: the stream selector lists them again (choice kept).
+    void refreshStreams();
 
 Q_SIGNALS:
     // The operator wants the alarm of a row's parameter selected in the alarm list.

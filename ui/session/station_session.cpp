@@ -234,98 +234,42 @@ bool StationSession::saveAs(const QString& path, QString* error)
 
 bool StationSession::addStream(const config::StreamProfile& stream, QString* error)
 {
-    config::StationProfile next = profile();
-    for (const auto& s : next.streams) {
-        if (s.name == stream.name) {
-            if (error)
-                *error = tr("There is already a stream named %1.").arg(text(stream.name));
-            return false;
-        }
-    }
-    next.streams.push_back(stream);
-    return rebuild(std::move(next), tr("stream %1 added").arg(text(stream.name)), error);
+    if (!m_station)
+        return accepted(noStation(), error);
+    if (!accepted(m_station->addStream(stream), error))
+        return false;
+    streamsChangedLive(text(stream.name), tr("stream %1 added").arg(text(stream.name)));
+    return true;
 }
 
 bool StationSession::replaceStream(const QString& name, const config::StreamProfile& stream, QString* error)
 {
-    config::StationProfile next = profile();
-    auto it = std::find_if(next.streams.begin(), next.streams.end(),
-                           [&](const config::StreamProfile& s) { return text(s.name) == name; });
-    if (it == next.streams.end()) {
-        if (error)
-            *error = tr("There is no stream named %1.").arg(name);
+    if (!m_station)
+        return accepted(noStation(), error);
+    if (!accepted(m_station->replaceStream(name.toStdString(), stream), error))
         return false;
-    }
-    for (const auto& s : next.streams) {
-        if (&s != &*it && s.name == stream.name) {
-            if (error)
-                *error = tr("There is already a stream named %1.").arg(text(stream.name));
-            return false;
-        }
-    }
-    *it = stream;
-    return rebuild(std::move(next), tr("stream %1 changed").arg(name), error);
+    const QString renamed = text(stream.name) == name ? QString() : tr(" (now %1)").arg(text(stream.name));
+    streamsChangedLive(text(stream.name), tr("stream %1 changed%2").arg(name, renamed));
+    return true;
 }
 
 bool StationSession::removeStream(const QString& name, QString* error)
 {
-    config::StationProfile next = profile();
-    const auto before = next.streams.size();
-    std::erase_if(next.streams, [&](const config::StreamProfile& s) { return text(s.name) == name; });
-    if (next.streams.size() == before) {
-        if (error)
-            *error = tr("There is no stream named %1.").arg(name);
+    if (!m_station)
+        return accepted(noStation(), error);
+    if (!accepted(m_station->removeStream(name.toStdString()), error))
         return false;
-    }
-    return rebuild(std::move(next), tr("stream %1 removed").arg(name), error);
+    streamsChangedLive(name, tr("stream %1 removed").arg(name));
+    return true;
 }
 
-bool StationSession::rebuild(config::StationProfile next, const QString& what, QString* error)
+void StationSession::streamsChangedLive(const QString& stream, const QString& what)
 {
-    if (!m_database) {
-        if (error)
-            *error = tr("No profile is open.");
-        return false;
-    }
-    // Checked first: a profile the engine refuses leaves the running station alone.
-    if (auto check = pipeline::Station::create(next, *m_database, m_options); !check) {
-        if (error)
-            *error = text(check.error().message);
-        return false;
-    }
-    const config::StationProfile previous = profile();
-    const auto begin = std::chrono::steady_clock::now();
-    Q_EMIT stationAboutToChange();
-    if (m_station) {
-        m_station->stop();
-        collectStationEvents();
-        m_station.reset();
-    }
-    QString launchError;
-    QStringList streamProblems;
-    auto station = launch(next, *m_database, &launchError, &streamProblems);
-    if (!station) {
-        // Back to what ran before.
-        QString ignored;
-        QStringList ignoredStreams;
-        station = launch(previous, *m_database, &ignored, &ignoredStreams);
-        m_profile = previous;
-        replaceStation(std::move(station));
-        if (error)
-            *error = launchError;
-        note(events::Severity::Error, {}, tr("%1 failed: %2").arg(what, launchError));
-        return false;
-    }
-    m_lastRebuildPauseMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
-    m_profile = next;
-    replaceStation(std::move(station));
-    note(events::Severity::Info, {},
-         tr("%1: station restarted, reception paused for %2 ms").arg(what).arg(m_lastRebuildPauseMs, 0, 'f', 0));
-    if (!streamProblems.isEmpty())
-        Q_EMIT problem(streamProblems.join(QLatin1Char('\n')));
-    setDirty(true);
+    note(events::Severity::Info, stream, what);
+    liveChanged();
+    Q_EMIT streamsChanged();
     Q_EMIT profileChanged();
-    return true;
+    m_snapshots.tick(); // the streams as they are now, shown at once
 }
 
 bool StationSession::startStream(const QString& name, QString* error)

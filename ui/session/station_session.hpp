@@ -4,10 +4,11 @@
 // The session holds the one copy of the profile the GUI reads (profile()) and whether it has unsaved
 // changes: views ask it, and every change goes through it. Live changes (a packet type's mode, record
 // flag or forward list; starting or stopping one stream) apply to the running station, then the copy
-// is taken again from the station and marked unsaved. Structural changes (adding, editing or removing
-// a stream) need a new Station: the session stops the old one (every packet it had received still
-// passes its queues), builds and starts the new one and says in the event log how long reception
-// paused. Views hold no Station pointer across stationAboutToChange / stationChanged.
+// is taken again from the station and marked unsaved. Adding, editing or removing a stream is live too
+// (pipeline::Station::addStream, replaceStream, removeStream): the Station stays the same object, the
+// other streams run on untouched, and views that list streams refresh on streamsChanged (keeping their
+// selection). A new Station comes only with another profile (open, close): views hold no Station
+// pointer across stationAboutToChange / stationChanged.
 //
 // Opening a station starts every enabled stream on its own, so a stream whose source cannot open (a
 // port in use, a missing recording) shows "error: why" while the others run.
@@ -17,7 +18,7 @@
 // extra tick.
 //
 // The event log: events() merges the session's own notes with every station's events, numbered on
-// without restarting at a rebuild, so an event view keeps its place.
+// without restarting when the station is replaced, so an event view keeps its place.
 //
 // Alarms and limits pass through to the station, every operator action in the local user's name
 // (events::localUserName(): the audit trail says who). A limit edit is a live change like a packet
@@ -74,7 +75,10 @@ public:
     [[nodiscard]] QString databasePath() const { return m_databasePath; }
     [[nodiscard]] QStringList streamNames() const;
 
-    // Structural changes: rebuild the station. On error the previous station is back and running.
+    // Streams added, changed or removed live, one at a time (pipeline::Station's addStream,
+    // replaceStream, removeStream): on success the profile has the change and is unsaved, an event note
+    // says what changed, streamsChanged and profileChanged are emitted; on error (the engine's reason in
+    // `error`) nothing changed.
     bool addStream(const config::StreamProfile& stream, QString* error = nullptr);
     bool replaceStream(const QString& name, const config::StreamProfile& stream, QString* error = nullptr);
     bool removeStream(const QString& name, QString* error = nullptr);
@@ -121,22 +125,21 @@ public:
     // Who operator actions are recorded as.
     [[nodiscard]] static QString userName();
 
-    // How long the last rebuild kept reception stopped (from stopping the old station to every stream
-    // of the new one started), ms; -1 before any.
-    [[nodiscard]] double lastRebuildPauseMs() const noexcept { return m_lastRebuildPauseMs; }
-
 Q_SIGNALS:
     // Views drop every pointer into the station (subscriptions, models) now.
     void stationAboutToChange();
     // The new station (nullptr after close()); the mission database may have changed too.
     void stationChanged(telestation::pipeline::Station* station);
     void profileChanged(); // another profile (path, streams)
+    // A stream was added, changed or removed on the same station: views that list streams refresh.
+    void streamsChanged();
     void dirtyChanged(bool dirty);
     // Something the operator should read (also in the event log).
     void problem(const QString& text);
 
 private:
-    bool rebuild(config::StationProfile next, const QString& what, QString* error);
+    // After a stream was added, changed or removed: the note, the profile, the signals.
+    void streamsChangedLive(const QString& stream, const QString& what);
     // Creates and starts a station for `profile` on `db`; stream failures go to `streamProblems`.
     std::unique_ptr<pipeline::Station> launch(const config::StationProfile& profile, const mdb::MissionDatabase& db,
                                               QString* error, QStringList* streamProblems);
@@ -154,7 +157,6 @@ private:
     std::optional<mdb::MissionDatabase> m_database;
     std::unique_ptr<pipeline::Station> m_station;
     bool m_dirty = false;
-    double m_lastRebuildPauseMs = -1;
 
     std::deque<events::Event> m_events;
     std::uint64_t m_nextEvent = 1;

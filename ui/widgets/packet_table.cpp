@@ -139,6 +139,9 @@ PacketTable::PacketTable(StationSession& session, QWidget* parent) : QWidget(par
             editForward(current.row());
     });
 
+    // Streams added, changed or removed on the same station: read again at once (selection kept).
+    connect(&session, &StationSession::streamsChanged, this, &PacketTable::refresh);
+
     session.snapshots().follow(this, [this](const SharedSnapshot& snapshot) { showSnapshot(snapshot); });
     updateTitle();
     updateButtons();

@@ -125,6 +125,9 @@ StreamsPanel::StreamsPanel(StationSession& session, QWidget* parent) : QWidget(p
     layout->addWidget(m_toolBar);
     layout->addWidget(m_view, 1);
 
+    // Streams added, changed or removed on the same station: read again at once (selection kept).
+    connect(&session, &StationSession::streamsChanged, this, &StreamsPanel::refresh);
+
     session.snapshots().follow(this, [this](const SharedSnapshot& snapshot) { showSnapshot(snapshot); });
     updateActions();
 }
