@@ -4,7 +4,8 @@
 //   telestation-sim --headless --dest URL --rate RATE [--packet NAME|APID[:WEIGHT],...]
 //                   [--duration S | --count N] [--mdb FILE] [--faults KIND=P,...] [--summary-out FILE]
 //   telestation-sim --headless --scenario FILE.json [--summary-out FILE]
-//   telestation-sim [--scenario FILE.json]            the window (when a display is available)
+//   telestation-sim [--scenario FILE.json]            the window (when a display is available; without
+//                                                    --scenario or --dest it opens the demo scenario, stopped)
 #include "core/config/mission_file.hpp"
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
@@ -296,6 +297,12 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Telestation training simulator"));
     sim::gui::SimMainWindow window(std::move(simulator), QString::fromStdString(trainingDatabasePath().string()));
+    // Nothing asked for: a ready example rather than an empty window (stopped: nothing is sent unasked).
+    // Not with --mdb: the example's packets are the training database's.
+    if (!cli.isSet("scenario") && !cli.isSet("dest") && !cli.isSet("mdb"))
+        if (const QString error = window.openExample(); !error.isEmpty())
+            spdlog::warn("the example scenario {} could not be opened: {}", sim::gui::SimMainWindow::exampleScenarioPath().toStdString(),
+                         error.toStdString());
     window.show();
     if (*quitAfterMs >= 0)
         ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));

@@ -281,12 +281,11 @@ void MainWindow::stationChanged(pipeline::Station* station)
     m_browser->setDatabase(m_session.database());
     for (auto* dock : displays())
         dock->attach(station);
-    if (station) {
-        const config::StationProfile& profile = m_session.profile();
-        m_recordings->setRecordingDirectory(QString::fromStdString(profile.recordingDirectory));
-        if (!profile.streams.empty())
-            m_packets->setStream(QString::fromStdString(profile.streams.front().name));
-    }
+    if (station)
+        m_recordings->setRecordingDirectory(QString::fromStdString(m_session.profile().recordingDirectory));
+    // The packet table shows the stream highlighted in the streams panel, which kept its choice by
+    // name (or took the first stream when the new station has no stream of that name).
+    m_packets->setStream(m_streams->currentStream());
     if (const auto* db = m_session.database()) {
         const QString name = db->name.empty() ? tr("(unnamed mission)") : QString::fromStdString(db->name);
         m_missionLabel->setText(tr("Mission database: %1 — %2 packet types, %3 parameters")

@@ -48,10 +48,7 @@ RateControl::RateControl(QWidget* parent) : QWidget(parent)
 
     m_hint = new QLabel(this);
     m_hint->setObjectName(QStringLiteral("rateHint"));
-    m_hint->setWordWrap(true);
-    QPalette hintPalette = m_hint->palette();
-    hintPalette.setColor(QPalette::WindowText, hintPalette.color(QPalette::Disabled, QPalette::WindowText));
-    m_hint->setPalette(hintPalette);
+    m_hint->setWordWrap(true); // in the window's text colour: it is what the rate means, not a placeholder
 
     m_error = new QLabel(this);
     m_error->setObjectName(QStringLiteral("rateError"));

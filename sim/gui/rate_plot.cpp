@@ -1,11 +1,13 @@
 #include "sim/gui/rate_plot.hpp"
 
+#include "ui/plotting/aligned_legend.hpp"
 #include "ui/plotting/plot_theme.hpp"
 
 #include <qwt_legend.h>
 #include <qwt_plot_curve.h>
 #include <qwt_text.h>
 
+#include <QLayout>
 #include <QPen>
 #include <QVector>
 
@@ -34,9 +36,14 @@ RatePlot::RatePlot(QWidget* parent) : QwtPlot(parent)
     setAxisScale(QwtAxis::YLeft, 0.0, 1.0);
     plot_theme::setDarkCanvas(*this);
     // The legend shares the canvas's dark background, so that the light total curve shows in it too.
-    auto* legend = new QwtLegend;
+    auto* legend = new ui::AlignedLegend;
     legend->setObjectName(QStringLiteral("ratePlotLegend"));
     plot_theme::setDarkLegend(*legend, plot_theme::kCanvasColor, kLegendTextColor);
+    // Room around the entries and a width that reads at a glance (stream names are short: the legend
+    // would otherwise hug them against the window's edge).
+    if (QLayout* entries = legend->contentsWidget()->layout())
+        entries->setContentsMargins(10, 6, 10, 6);
+    legend->setAlignedWidth(legend->fontMetrics().horizontalAdvance(QStringLiteral("stream-00000")) + 48);
     insertLegend(legend, QwtPlot::RightLegend);
 
     m_total.name = tr("Total");

@@ -1,5 +1,6 @@
 #include "sim/gui/sim_main_window.hpp"
 
+#include "core/common/paths.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/gui/gui_text.hpp"
 #include "sim/gui/rate_plot.hpp"
@@ -13,12 +14,14 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPixmap>
+#include <QScreen>
 #include <QScrollArea>
 #include <QShortcut>
 #include <QSplitter>
@@ -68,7 +71,12 @@ SimMainWindow::SimMainWindow(std::unique_ptr<Simulator> simulator, QString fallb
     createLayout();
     streamsChanged(m_simulator->streams().empty() ? -1 : 0);
     updateTitle();
-    resize(1320, 860);
+    // Room for the table, the chart and the stream's controls, within the screen (less a window
+    // manager's frame): on a 1366×768 screen the whole window is in sight.
+    QSize size(1320, 860);
+    if (const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(s->availableGeometry().size() - QSize(16, 40));
+    resize(size);
 
     // Screenshot and demonstration hook (docs/images/simulator.png): start every stream as soon as the
     // window runs. Not an operator feature, hence an environment variable rather than an option.
@@ -545,6 +553,16 @@ void SimMainWindow::stopAll()
 }
 
 // --- scenarios ---------------------------------------------------------------------------------
+
+QString SimMainWindow::exampleScenarioPath()
+{
+    return QString::fromStdString((dataDir() / "scenarios" / "demo.json").string());
+}
+
+QString SimMainWindow::openExample()
+{
+    return openScenario(exampleScenarioPath()); // opening starts nothing
+}
 
 QString SimMainWindow::openScenario(const QString& path)
 {

@@ -40,6 +40,10 @@ public:
     // ("" on success), which the interactive path also shows in a message box.
     QString openScenario(const QString& path);
     QString saveScenario(const QString& path);
+    // The ready example the window opens with when it is given no streams: the demo scenario (the one
+    // `telestation --demo` feeds its station with), its streams stopped until the operator starts them.
+    [[nodiscard]] static QString exampleScenarioPath();
+    QString openExample();
 
 protected:
     void showEvent(QShowEvent* event) override;

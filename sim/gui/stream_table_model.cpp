@@ -96,8 +96,9 @@ void StreamTableModel::poll(std::size_t index)
     Row& row = m_rows[index];
     const LiveCounters live = stream.live();
     const qint64 now = m_clock.elapsed();
-    // A restarted stream counts from zero again; a replaced one is another stream.
-    if (row.stream != &stream || live.packets < row.packets || live.bytes < row.bytes) {
+    // A restarted stream counts from zero again; a replaced one is another stream; a stopped one sends
+    // nothing now, whatever it sent in the last second.
+    if (row.stream != &stream || live.packets < row.packets || live.bytes < row.bytes || !live.running) {
         row.window.clear();
         row.stream = &stream;
     }
@@ -112,12 +113,12 @@ void StreamTableModel::poll(std::size_t index)
     const Sample& first = row.window.front();
     const Sample& last = row.window.back();
     const double seconds = double(last.ms - first.ms) / 1000.0;
-    if (seconds > 0.1) {
-        row.packetsPerSecond = double(last.packets - first.packets) / seconds;
-        row.bitsPerSecond = 8.0 * double(last.bytes - first.bytes) / seconds;
-    } else if (!live.running) {
+    if (!live.running) {
         row.packetsPerSecond = 0;
         row.bitsPerSecond = 0;
+    } else if (seconds > 0.1) {
+        row.packetsPerSecond = double(last.packets - first.packets) / seconds;
+        row.bitsPerSecond = 8.0 * double(last.bytes - first.bytes) / seconds;
     }
 
     row.senderState = QString::fromStdString(stream.senderState());

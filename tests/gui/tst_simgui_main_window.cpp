@@ -1,9 +1,11 @@
 // The simulator's window driven through its widgets, against real streams sending UDP to loopback
-// receivers of the test: start/stop, the live counters, rate and fault changes applied to the running
-// stream, the add/edit dialog, scenario save/open, polling paused while hidden, and streams stopped
-// when the window goes.
+// receivers of the test: start/stop, the live counters (0/s once stopped), rate and fault changes applied
+// to the running stream, the rate hint as text, the add/edit dialog, scenario save/open, the demo
+// scenario as the example it opens with, polling paused while hidden, and streams stopped when the
+// window goes.
 #include "core/common/paths.hpp"
 #include "core/mdb/sqlite_store.hpp"
+#include "sim/engine/scenario.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/gui/rate_control.hpp"
 #include "sim/gui/sim_main_window.hpp"
@@ -17,9 +19,11 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QNetworkDatagram>
 #include <QPushButton>
+#include <QScreen>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTableView>
@@ -258,6 +262,83 @@ private slots:
         QTest::qWait(400);
         QCOMPARE(receiver.datagrams(), received);
         QVERIFY(child<QAction>(*window, "startStreamAction")->isEnabled());
+    }
+
+    // Stopped, a stream sends nothing: its rate reads 0 at once (not the last second's average), and so
+    // do the totals. The rate hint under the slider reads as text, not as a placeholder.
+    void stoppedStreamShowsNoRate()
+    {
+        UdpReceiver receiver;
+        QVERIFY(receiver.bound());
+        auto window = makeWindow({streamConfig("alpha", receiver.url(), 400)});
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        auto* table = child<QTableView>(*window, "streamTable");
+        QVERIFY(table);
+        clickRow(*table, 0);
+        QVERIFY(clickAction(*window, "startStreamAction"));
+        QTRY_VERIFY_WITH_TIMEOUT(cell(*table, 0, StreamTableModel::PacketsPerSecond).toDouble() > 50, 10000);
+
+        QVERIFY(clickAction(*window, "stopStreamAction"));
+        QCOMPARE(cell(*table, 0, StreamTableModel::PacketsPerSecond).toDouble(), 0.0);
+        QCOMPARE(cell(*table, 0, StreamTableModel::MegabitsPerSecond).toDouble(), 0.0);
+        QCOMPARE(cell(*table, 0, StreamTableModel::PacketsPerSecond, Qt::DisplayRole).toString(), QStringLiteral("0"));
+        auto* totals = child<QLabel>(*window, "totalsLabel");
+        QVERIFY(totals);
+        QVERIFY2(totals->text().contains(QStringLiteral("0 of 1 streams running — 0 packets/s")), qPrintable(totals->text()));
+
+        auto* hint = child<QLabel>(*window, "rateHint");
+        QVERIFY(hint && hint->isVisible());
+        QVERIFY(hint->text().contains(QStringLiteral("packets/s")));
+        QCOMPARE(hint->palette().color(QPalette::WindowText), window->palette().color(QPalette::WindowText));
+        QVERIFY(!hint->font().italic());
+        QVERIFY(!hint->text().contains(QStringLiteral("<i>")));
+    }
+
+    // The rate chart's legend is wider than its longest entry needs, with room around it, and the
+    // window is not taller than the screen it opens on.
+    void legendReadableAndWindowOnTheScreen()
+    {
+        auto window = makeWindow({streamConfig("tcp-mix", "udp://127.0.0.1:9", 10), streamConfig("b", "udp://127.0.0.1:9", 10)});
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        const QRect available = window->screen()->availableGeometry();
+        // Not taller than the screen (the offscreen screen is narrower than the controls need: the width
+        // is theirs).
+        QVERIFY2(window->frameGeometry().height() <= available.height(),
+                 qPrintable(QStringLiteral("%1 px high on a screen of %2").arg(window->frameGeometry().height()).arg(available.height())));
+        auto* legend = child<QWidget>(*window, "ratePlotLegend");
+        QVERIFY(legend && legend->isVisible());
+        QTRY_VERIFY(legend->width() > 0);
+        const int entry = legend->fontMetrics().horizontalAdvance(QStringLiteral("tcp-mix"));
+        QVERIFY2(legend->width() >= entry + 60, qPrintable(QStringLiteral("legend %1 px for an entry of %2 px").arg(legend->width()).arg(entry)));
+        auto* plot = child<QWidget>(*window, "ratePlot");
+        QVERIFY(plot);
+        QVERIFY(legend->geometry().right() <= plot->width() - 1);
+    }
+
+    // Opened without streams (no --scenario, no --dest), the window offers the demo scenario, ready and
+    // stopped.
+    void opensTheExampleStopped()
+    {
+        auto window = makeWindow({});
+        QCOMPARE(window->openExample(), QString());
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        const auto demo = sim::loadScenarioFile(sim::gui::SimMainWindow::exampleScenarioPath().toStdString());
+        QVERIFY2(demo, demo ? "" : demo.error().toString().c_str());
+        QVERIFY(!demo->streams.empty());
+        auto* table = child<QTableView>(*window, "streamTable");
+        QVERIFY(table);
+        QCOMPARE(table->model()->rowCount(), static_cast<int>(demo->streams.size()));
+        for (int row = 0; row < table->model()->rowCount(); ++row) {
+            QCOMPARE(cell(*table, row, StreamTableModel::Name).toString(),
+                     QString::fromStdString(demo->streams[static_cast<std::size_t>(row)].name));
+            QCOMPARE(cell(*table, row, StreamTableModel::State).toString(), QStringLiteral("stopped"));
+        }
+        QVERIFY(!window->simulator().anyRunning());
+        QVERIFY(window->windowTitle().contains(QStringLiteral("demo.json")));
+        QVERIFY(child<QAction>(*window, "startAllAction")->isEnabled());
     }
 
     void saveAndOpenScenario()

@@ -11,6 +11,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QLabel>
+#include <QPen>
 #include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -25,7 +26,10 @@
 #include <qwt_plot_curve.h>
 #include <qwt_plot_marker.h>
 #include <qwt_scale_div.h>
+#include <qwt_scale_draw.h>
 #include <qwt_scale_map.h>
+#include <qwt_scale_widget.h>
+#include <qwt_text.h>
 
 #include <algorithm>
 #include <cmath>
@@ -214,6 +218,72 @@ const QColor kOrange(0xff, 0xb7, 0x4d);
 const QColor kGreen(0x81, 0xc7, 0x84);
 const QColor kPink(0xf0, 0x62, 0x92);
 const QColor kRedLimit(0xef, 0x53, 0x50); // the display's red limit lines
+
+// Where QwtPlotMarker draws a horizontal line's label aligned left, in canvas pixels: its own reading of
+// Qwt's placement (the line's half width, at least 1, plus the marker's spacing from the canvas's left
+// edge and from the line), not the display's.
+QRectF drawnLabelRect(const QwtPlot& plot, const QwtPlotMarker& line)
+{
+    const QwtText label = line.label();
+    const QSizeF size = label.textSize(plot.canvas()->font());
+    const double offset = std::max(line.linePen().width() / 2, 1) + line.spacing();
+    const double y = plot.canvasMap(line.yAxis()).transform(line.yValue());
+    const double left = plot.canvas()->contentsRect().left() + offset;
+    const bool above = (line.labelAlignment() & Qt::AlignTop) != 0;
+    return {left, above ? y - offset - size.height() : y + offset, size.width(), size.height()};
+}
+
+// Every shown limit label of the display lies inside its canvas's frame and clear of the others; returns
+// how many are shown, or -1 (with a warning saying which) when one is not.
+int checkLimitLabels(const PlotDisplay& display, const QString& context)
+{
+    int shown = 0;
+    for (int p = 0; p < display.plotCount(); ++p) {
+        const QwtPlot& plot = *display.plot(p);
+        const QRectF inside = plot.canvas()->contentsRect();
+        std::vector<std::pair<QRectF, QString>> placed;
+        for (int c = 0; c < display.curveCount(); ++c) {
+            for (const QwtPlotMarker* line : display.limitLines(c)) {
+                if (line->label().isEmpty() || line->plot() != &plot)
+                    continue;
+                const QRectF rect = drawnLabelRect(plot, *line);
+                const QString text = line->label().text();
+                if (!(rect.left() >= inside.left() && rect.right() <= inside.right() && rect.top() >= inside.top()
+                      && rect.bottom() <= inside.bottom())) {
+                    qWarning("%s: '%s' at (%g,%g %gx%g) is not inside the canvas's frame (%g,%g %gx%g)",
+                             qPrintable(context), qPrintable(text), rect.x(), rect.y(), rect.width(), rect.height(),
+                             inside.x(), inside.y(), inside.width(), inside.height());
+                    return -1;
+                }
+                for (const auto& [other, otherText] : placed) {
+                    if (other.adjusted(-1, -1, 1, 1).intersects(rect)) { // touching labels read as one
+                        qWarning("%s: '%s' covers '%s'", qPrintable(context), qPrintable(text), qPrintable(otherText));
+                        return -1;
+                    }
+                }
+                placed.emplace_back(rect, text);
+                ++shown;
+            }
+        }
+    }
+    return shown;
+}
+
+// The time axis's labels along the bottom of `plot`: each one's centre and width, in canvas pixels.
+std::vector<std::pair<double, double>> timeLabels(const QwtPlot& plot)
+{
+    const QwtScaleDiv& division = plot.axisScaleDiv(QwtAxis::XBottom);
+    const QwtScaleMap map = plot.canvasMap(QwtAxis::XBottom);
+    const QwtScaleDraw* draw = plot.axisScaleDraw(QwtAxis::XBottom);
+    const QFont font = plot.axisWidget(QwtAxis::XBottom)->font();
+    std::vector<std::pair<double, double>> labels;
+    for (const double tick : division.ticks(QwtScaleDiv::MajorTick)) {
+        if (!division.contains(tick))
+            continue;
+        labels.emplace_back(map.transform(tick), draw->labelSize(font, tick).width());
+    }
+    return labels;
+}
 
 } // namespace
 
@@ -588,6 +658,127 @@ private slots:
             }
         }
         QVERIFY(labels.size() >= 2); // the red lines' labels at least: next to the edges, inside
+    }
+
+    // Limits close together (red and yellow a few pixels apart), on a plot as short and narrow as a plot
+    // gets, the lines moved across the canvas pixel by pixel (the value axis rescaled): every label drawn
+    // lies inside the canvas's frame and clear of the others, where Qwt really draws it; a label wider
+    // than the canvas drops the curve's name.
+    void closeLimitLabelsStayApartAndInside()
+    {
+        PlotDisplay display;
+        display.setAutoscale(false);
+        mdb::NumericLimits limits;
+        limits.redLow = -5.3;
+        limits.yellowLow = -5;
+        limits.yellowHigh = 5;
+        limits.redHigh = 5.3;
+        const QString longName = QStringLiteral("SPECTROMETER_LE.DETECTOR_TEMPERATURE_A");
+        const int id = display.addCurve(0, longName, kBlue, PlotDisplay::Axis::Left, limits);
+        display.appendSamples(id, sine(600, kEpoch, 0.1, 5.2, 10));
+        display.resize(330, 190);
+        display.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&display));
+        QwtPlot& plot = *display.plot(0);
+        int everShown = 0;
+        bool shortened = false;
+        for (double top = 5.35; top < 7.5; top += 0.02) {
+            plot.setAxisScale(QwtAxis::YLeft, -top, top);
+            display.setPaused(true);
+            display.setTimeRange(kEpoch, kEpoch + 60); // a redraw of the same data on the new scale
+            display.refresh();
+            const int shown = checkLimitLabels(display, QStringLiteral("scale ±%1").arg(top));
+            QVERIFY(shown >= 0);
+            everShown = std::max(everShown, shown);
+            for (const QwtPlotMarker* line : display.limitLines(id))
+                shortened = shortened || (!line->label().isEmpty() && !line->label().text().contains(longName));
+        }
+        QVERIFY2(everShown >= 2, "no room for two labels at any scale");
+        QVERIFY2(shortened, "the labels wider than the canvas were not shortened");
+    }
+
+    // A narrow plot (as beside the tables at 1366×768): at every time window the combo offers, and zoomed
+    // to fractions of a second, the time axis's labels keep apart (whatever their format: hh:mm,
+    // hh:mm:ss, hh:mm:ss.zzz) and there are at least two.
+    void timeAxisLabelsKeepApartOnANarrowPlot_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("260 px") << 260;
+        QTest::newRow("360 px") << 360;
+        QTest::newRow("520 px") << 520;
+    }
+
+    void timeAxisLabelsKeepApartOnANarrowPlot()
+    {
+        QFETCH(int, width);
+        PlotDisplay display;
+        const int id = display.addCurve(0, QStringLiteral("A"), kBlue);
+        display.appendSamples(id, sine(20000, kEpoch, 0.01, 5, 10));
+        display.resize(width, 220);
+        display.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&display));
+        const QwtPlot& plot = *display.plot(0);
+        const double end = kEpoch + 199.99;
+        for (const double span : {0.2, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0, 600.0, 1800.0, 3600.0, 4 * 3600.0, 12 * 3600.0}) {
+            display.setTimeRange(end - span, end - 0.0371); // not on a round second: the labels read hh:mm:ss.zzz
+            display.refresh();
+            const auto labels = timeLabels(plot);
+            const QString context = QStringLiteral("%1 s on a canvas of %2 px").arg(span).arg(plot.canvas()->width());
+            QVERIFY2(labels.size() >= 2, qPrintable(context + QStringLiteral(": fewer than two labels")));
+            for (std::size_t i = 1; i < labels.size(); ++i) {
+                const double apart = labels[i].first - labels[i - 1].first;
+                const double needed = (labels[i].second + labels[i - 1].second) / 2;
+                QVERIFY2(apart >= needed + 2,
+                         qPrintable(context + QStringLiteral(": labels %1 and %2 are %3 px apart, %4 px wide")
+                                                  .arg(i - 1)
+                                                  .arg(i)
+                                                  .arg(apart)
+                                                  .arg(needed)));
+            }
+        }
+    }
+
+    // A curve hidden from the legend stays listed, greyed and struck out; shown again, it reads as before.
+    void legendMarksHiddenCurves()
+    {
+        PlotDisplay display;
+        const int a = display.addCurve(0, QStringLiteral("A"), kBlue);
+        const int b = display.addCurve(0, QStringLiteral("B"), kGreen);
+        display.appendSamples(a, sine(600, kEpoch, 0.1, 5, 10));
+        display.appendSamples(b, sine(600, kEpoch, 0.1, 2, 3));
+        display.resize(900, 400);
+        display.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&display));
+        display.refresh();
+        auto* legend = qobject_cast<QwtLegend*>(display.plot(0)->legend());
+        QVERIFY(legend);
+        const auto labelOf = [&](int curve) {
+            return qobject_cast<QwtLegendLabel*>(legend->legendWidget(display.plot(0)->itemToInfo(display.curve(curve))));
+        };
+        QVERIFY(labelOf(a) && labelOf(b));
+        const QColor shownColour = labelOf(a)->palette().color(QPalette::WindowText);
+        const auto looksHidden = [](const QwtLegendLabel* label) {
+            return label->data().title().font().strikeOut() && label->text().color().isValid();
+        };
+        QVERIFY(!looksHidden(labelOf(b)));
+
+        QTest::mouseClick(labelOf(b), Qt::LeftButton);
+        QVERIFY(!display.curve(b)->isVisible());
+        QVERIFY2(looksHidden(labelOf(b)), "the hidden curve's entry is not struck out");
+        QVERIFY(labelOf(b)->text().color() != shownColour);
+        QVERIFY(!labelOf(b)->isChecked());
+        QVERIFY(!looksHidden(labelOf(a)));
+        // Still so after the legend was rebuilt (legend off and on).
+        display.setLegendVisible(false);
+        display.setLegendVisible(true);
+        legend = qobject_cast<QwtLegend*>(display.plot(0)->legend());
+        QVERIFY(legend && labelOf(b));
+        QVERIFY(looksHidden(labelOf(b)));
+        QVERIFY(!labelOf(b)->isChecked());
+
+        QTest::mouseClick(labelOf(b), Qt::LeftButton);
+        QVERIFY(display.curve(b)->isVisible());
+        QVERIFY(!labelOf(b)->data().title().font().strikeOut());
     }
 
     void decimationKeepsASpikeVisible()

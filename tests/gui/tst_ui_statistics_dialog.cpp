@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QUdpSocket>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <chrono>
@@ -408,6 +409,24 @@ private slots:
         QVERIFY(!QTest::currentTestFailed());
         checkSameCounts(dialog.lastSnapshot(), station->snapshot());
         QVERIFY(!QTest::currentTestFailed());
+    }
+
+    // The streams' header reads as words (no "Seq."-style abbreviations: units such as Mbit/s are words),
+    // each column explained in its tool tip; the loss columns follow the received count.
+    void headerReadsNaturally()
+    {
+        StreamStatisticsModel model;
+        for (int c = 0; c < StreamStatisticsModel::ColumnCount; ++c) {
+            const QString header = model.headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            QVERIFY2(!header.isEmpty() && !header.contains(u'.'), qPrintable(header));
+            for (const QString& word : header.split(QRegularExpression(QStringLiteral("[\\s/]+")), Qt::SkipEmptyParts))
+                QVERIFY2(word.size() >= 4 || word == QStringLiteral("s") || word == QStringLiteral("gap")
+                             || word == QStringLiteral("Lost"),
+                         qPrintable(QStringLiteral("'%1' in '%2'").arg(word, header)));
+            QVERIFY2(model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().size() > header.size(), qPrintable(header));
+        }
+        QCOMPARE(int(StreamStatisticsModel::SequenceErrors), int(StreamStatisticsModel::Received) + 1);
+        QCOMPARE(int(StreamStatisticsModel::Errors), int(StreamStatisticsModel::SequenceErrors) + 5);
     }
 
     // Hidden, the dialog takes none of the feed's ticks. Shown, it shows the latest snapshot at once and

@@ -10,6 +10,7 @@
 #include "sim/engine/sim_stream.hpp"
 #include "ui/dialogs/stream_dialog.hpp"
 #include "ui/models/streams_model.hpp"
+#include "ui/widgets/eliding_delegate.hpp"
 #include "ui/widgets/streams_panel.hpp"
 #include "tests/support/test_paths.hpp"
 #include "tests/support/gui_session.hpp"
@@ -23,6 +24,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -671,7 +673,7 @@ private slots:
         QCOMPARE(current.at(0).at(0).toString(), QStringLiteral("tm"));
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        const QRect rect = panel.view()->visualRect(panel.model()->index(1, StreamsModel::Source));
+        const QRect rect = panel.view()->visualRect(panel.model()->index(1, StreamsModel::Name));
         QTest::mouseClick(panel.view()->viewport(), Qt::LeftButton, {}, rect.center());
         QCOMPARE(current.count(), 2);
         QCOMPARE(current.at(1).at(0).toString(), QStringLiteral("spare"));
@@ -716,6 +718,38 @@ private slots:
         QVERIFY(session->removeStream(QStringLiteral("stream3")));
         QCOMPARE(panel.model()->rowCount(), 2);
         QVERIFY(panel.currentStream() != QStringLiteral("stream3") && !panel.currentStream().isEmpty());
+    }
+
+    // A long source gives way to the state and the counts: the last column, elided in its middle (scheme
+    // and port stay in sight), the whole URL in its tool tip.
+    void longSourceElidedInTheMiddle()
+    {
+        const QString url = QStringLiteral("tcp://telemetry-front-end-processor-2.ground-segment.example.org:47003");
+        auto session = makeSession({stream("tm", "udp://127.0.0.1:0"), stream("remote", url.toStdString(), false)});
+        StreamsPanel panel(*session);
+        panel.resize(620, 200);
+        panel.setStation(session->station());
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QTableView& view = *panel.view();
+        const QHeaderView& header = *view.horizontalHeader();
+        const int row = panel.model()->rowOf(QStringLiteral("remote"));
+        QVERIFY(row >= 0);
+        QCOMPARE(header.logicalIndex(header.count() - 1), int(StreamsModel::Source));
+        const auto* eliding = dynamic_cast<const ui::ElidingDelegate*>(view.itemDelegateForColumn(StreamsModel::Source));
+        QVERIFY(eliding);
+        QCOMPARE(eliding->mode(), Qt::ElideMiddle);
+        QCOMPARE(view.textElideMode(), Qt::ElideRight); // a state reads from its start: "error: cannot bind …"
+        QCOMPARE(cell(*panel.model(), row, StreamsModel::Source, Qt::ToolTipRole), url);
+        QVERIFY2(header.sectionSize(StreamsModel::Source) < view.fontMetrics().horizontalAdvance(url),
+                 "the source is not cut: the panel is too wide for this test");
+        for (const int column : {int(StreamsModel::State), int(StreamsModel::PacketRate), int(StreamsModel::DataRate),
+                                 int(StreamsModel::Loss)})
+            QVERIFY2(header.sectionViewportPosition(column) + header.sectionSize(column) <= view.viewport()->width(),
+                     qPrintable(panel.model()->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString()));
+        // What is drawn: the URL's two ends with an ellipsis between.
+        const QString drawn = view.fontMetrics().elidedText(url, eliding->mode(), header.sectionSize(StreamsModel::Source) - 8);
+        QVERIFY2(drawn.startsWith(QStringLiteral("tcp://")) && drawn.endsWith(QStringLiteral(":47003")), qPrintable(drawn));
     }
 
     // The panel shows the session's snapshot of every tick while visible (the latest at once when

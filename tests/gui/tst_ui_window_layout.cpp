@@ -1,7 +1,8 @@
 // The main window fits the screen: on first start, with the demo's displays and every dock, the window,
-// its docks and its displays lie inside the screen's available area at 1366×768 and at 1920×1080, and
-// no display needs to scroll; below 1280×720 it opens maximised; a layout saved on a larger screen is
-// not restored, one that fits is.
+// its docks and its displays lie inside the screen's available area at 1366×768 and at 1920×1080, no
+// display needs to scroll, the streams panel shows its state and count columns and the statistics
+// dialog its loss columns (every column at 1920×1080); below 1280×720 it
+// opens maximised; a layout saved on a larger screen is not restored, one that fits is.
 //
 // Each screen size is its own process: this program runs itself again on the offscreen platform with a
 // screen of that size (its `configfile` option), with the check as the test function to run, and a
@@ -9,11 +10,15 @@
 // parent also reads the child's log: the window says which layout it chose.
 #include "tests/support/gui_session.hpp"
 #include "tests/support/test_paths.hpp"
+#include "ui/dialogs/statistics_dialog.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"
+#include "ui/models/streams_model.hpp"
+#include "ui/widgets/streams_panel.hpp"
 
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QMenuBar>
@@ -22,6 +27,8 @@
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
+#include <QTreeView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -234,6 +241,58 @@ void TestWindowLayout::checkFirstStart()
         const QRect r = globalRect(dock);
         QVERIFY2(inside.contains(r), qPrintable(QStringLiteral("%1: %2 outside the window %3").arg(dock->objectName(), text(r), text(inside))));
         QVERIFY2(r.width() >= 150 && r.height() >= 100, qPrintable(dock->objectName() + QStringLiteral(" too small: ") + text(r)));
+    }
+
+    // The streams panel's state and counts in sight, each as wide as its header at least (the source, the
+    // last column, gives way: elided).
+    if (!small) {
+        const QTableView* streams = window.streamsPanel()->view();
+        const QHeaderView* header = streams->horizontalHeader();
+        const int viewport = streams->viewport()->width();
+        for (const int column : {int(ui::StreamsModel::State), int(ui::StreamsModel::PacketRate),
+                                 int(ui::StreamsModel::DataRate), int(ui::StreamsModel::Loss)}) {
+            const QString name = streams->model()->headerData(column, Qt::Horizontal).toString();
+            const int left = header->sectionViewportPosition(column);
+            const int width = header->sectionSize(column);
+            QVERIFY2(!header->isSectionHidden(column) && left >= 0 && left + width <= viewport,
+                     qPrintable(QStringLiteral("streams panel: %1 at %2..%3 px, the view shows 0..%4 px")
+                                    .arg(name)
+                                    .arg(left)
+                                    .arg(left + width)
+                                    .arg(viewport)));
+            QVERIFY2(width >= streams->fontMetrics().horizontalAdvance(name),
+                     qPrintable(QStringLiteral("streams panel: %1 only %2 px wide").arg(name).arg(width)));
+        }
+    }
+
+    // The statistics dialog at its default size: the loss columns of the streams in sight without
+    // scrolling; on a 1920×1080 screen every column.
+    if (!small) {
+        ui::StatisticsDialog* dialog = window.statisticsDialog();
+        dialog->show();
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QVERIFY2(available.contains(dialog->frameGeometry()), qPrintable(text(dialog->frameGeometry())));
+        session->snapshots().tick();
+        QTRY_VERIFY(dialog->streamModel()->rowCount() == 3);
+        QCoreApplication::processEvents();
+        const QTreeView* tree = dialog->streamView();
+        const QHeaderView* header = tree->header();
+        const int viewport = tree->viewport()->width();
+        for (const int column : {int(ui::StreamStatisticsModel::SequenceErrors), int(ui::StreamStatisticsModel::Lost),
+                                 int(ui::StreamStatisticsModel::LargestGap), int(ui::StreamStatisticsModel::Duplicates),
+                                 int(ui::StreamStatisticsModel::Drops), int(ui::StreamStatisticsModel::Errors)}) {
+            const int left = header->sectionViewportPosition(column);
+            QVERIFY2(left >= 0 && left + header->sectionSize(column) <= viewport,
+                     qPrintable(QStringLiteral("statistics: %1 at %2..%3 px, the view shows 0..%4 px")
+                                    .arg(tree->model()->headerData(column, Qt::Horizontal).toString().replace(u'\n', u' '))
+                                    .arg(left)
+                                    .arg(left + header->sectionSize(column))
+                                    .arg(viewport)));
+        }
+        if (available.width() >= 1900)
+            QVERIFY2(header->length() <= viewport,
+                     qPrintable(QStringLiteral("statistics: %1 px of columns in a view of %2 px").arg(header->length()).arg(viewport)));
+        dialog->close();
     }
 
     // The displays: every one opened, those in front wholly shown (nothing to scroll to) on a

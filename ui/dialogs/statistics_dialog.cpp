@@ -6,11 +6,13 @@
 
 #include <QDateTime>
 #include <QDialogButtonBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -122,7 +124,19 @@ StatisticsDialog::StatisticsDialog(SnapshotFeed& feed, QWidget* parent) : QDialo
 
     feed.follow(this, [this](const SharedSnapshot& snapshot) { display(snapshot); });
     updateHeader();
-    resize(1280, 720);
+    resize(defaultSize());
+}
+
+// Wide enough for every column of the streams on a 1920×1080 screen, for the rates, the received and the
+// loss columns on a 1366×768 one; within the screen's available area
+// (less room for the window manager's frame).
+QSize StatisticsDialog::defaultSize() const
+{
+    const QSize wanted(1720, 800);
+    const QScreen* s = parentWidget() ? parentWidget()->screen() : QGuiApplication::primaryScreen();
+    if (!s)
+        return wanted;
+    return wanted.boundedTo(s->availableGeometry().size() - QSize(24, 48));
 }
 
 StatisticsDialog::~StatisticsDialog() = default;
@@ -178,13 +192,17 @@ void StatisticsDialog::sizeColumnsOnce()
     // Once, when a view first has rows: later numbers growing wider must not make the columns jump.
     if (!m_treeSized && m_streamModel->rowCount() > 0) {
         m_treeSized = true;
+        const int numberWidth = m_streamView->fontMetrics().horizontalAdvance(QStringLiteral("999,999")) + 12;
         for (int c = 0; c < StreamStatisticsModel::ColumnCount; ++c) {
             m_streamView->resizeColumnToContents(c);
-            // Room for numbers to grow a few digits; long state texts are elided (their tool tip has them).
-            if (c == StreamStatisticsModel::State)
-                m_streamView->setColumnWidth(c, std::min(m_streamView->columnWidth(c), 260));
+            // Room for numbers to grow a few digits (the headers take two lines where a word would make
+            // a column wider than its numbers); long state texts are elided (their tool tip has them).
+            if (c == StreamStatisticsModel::Name)
+                m_streamView->setColumnWidth(c, std::min(m_streamView->columnWidth(c), 280));
+            else if (c == StreamStatisticsModel::State)
+                m_streamView->setColumnWidth(c, std::min(m_streamView->columnWidth(c), 150));
             else if (c != StreamStatisticsModel::Name)
-                m_streamView->setColumnWidth(c, std::max(m_streamView->columnWidth(c), 64));
+                m_streamView->setColumnWidth(c, std::max(m_streamView->columnWidth(c), numberWidth));
         }
     }
     if (!m_queuesSized && m_queueModel->rowCount() > 0) {

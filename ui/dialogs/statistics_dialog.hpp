@@ -1,6 +1,6 @@
-// The statistics dialog: the engine's statistics per stream and packet type (received, processed,
-// recorded, forwarded, unknown, malformed, sequence errors, lost, largest gap, duplicates, drops,
-// errors, rates), each stream's queues as bars against their capacity, the forward destinations and
+// The statistics dialog: the engine's statistics per stream and packet type (rates, received, then
+// what was lost — sequence errors, lost, largest gap, duplicates, drops, errors, malformed — then
+// processed, recorded, forwarded, unknown, discarded), each stream's queues as bars against their capacity, the forward destinations and
 // the API consumers, with a header line of CPU, uptime, totals and rates.
 //
 // It shows the session's snapshot feed (one snapshot a second, with rates and the process's CPU
@@ -49,6 +49,8 @@ public:
     [[nodiscard]] bool hasReset() const noexcept { return m_baseline.active(); }
     [[nodiscard]] std::uint64_t refreshCount() const noexcept { return m_refreshes; }
     [[nodiscard]] QString headerText() const;
+    // The size the dialog opens at: room for every column of the streams, within the screen.
+    [[nodiscard]] QSize defaultSize() const;
 
     [[nodiscard]] StreamStatisticsModel* streamModel() const noexcept { return m_streamModel; }
     [[nodiscard]] QueueStatisticsModel* queueModel() const noexcept { return m_queueModel; }

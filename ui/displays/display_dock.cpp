@@ -36,7 +36,10 @@ QJsonObject valuesSpec(const ValueDisplay& display)
             {QStringLiteral("stream"), str(display.station().streamName(model.streamId(r)))},
             {QStringLiteral("parameter"), str(display.station().types().parameter(model.parameterId(r)).qualifiedName)}});
     }
-    return QJsonObject{{kType, QStringLiteral("values")}, {QStringLiteral("rawHex"), display.isRawHex()}, {QStringLiteral("rows"), rows}};
+    return QJsonObject{{kType, QStringLiteral("values")},
+                       {QStringLiteral("rawHex"), display.isRawHex()},
+                       {QStringLiteral("stream"), display.addStream()},
+                       {QStringLiteral("rows"), rows}};
 }
 
 ValueDisplay* valuesFromSpec(pipeline::Station& station, const QJsonObject& spec, QWidget* parent, QStringList* problems)
@@ -52,6 +55,7 @@ ValueDisplay* valuesFromSpec(pipeline::Station& station, const QJsonObject& spec
             && problems)
             problems->append(why);
     }
+    display->setAddStream(spec.value(QStringLiteral("stream")).toString());
     return display;
 }
 

@@ -3,8 +3,10 @@
 // be saved in a display file or the settings, and rebuilt when the station is rebuilt.
 //
 // Specs (the "type" key decides):
-//   {"type":"values","title":T,"rawHex":true,"rows":[{"stream":S,"parameter":"PACKET.PARAM"}]}
-//   {"type":"plot","title":T,"window":SECONDS,"plots":[{"title":T,"curves":[{"stream","parameter","color","axis"}]}]}
+//   {"type":"values","title":T,"rawHex":true,"stream":S,"rows":[{"stream":S,"parameter":"PACKET.PARAM"}]}
+//   {"type":"plot","title":T,"window":SECONDS,"stream":S,"plots":[{"title":T,"curves":[{"stream","parameter","color","axis"}]}]}
+// (a values or plot display's top "stream": the stream its combo has chosen, kept across station
+// rebuilds by name).
 //   {"type":"packet","title":T,"stream":S,"packet":P}
 // A display file: {"format":"telestation-displays","version":1,"displays":[spec, ...]}.
 #pragma once

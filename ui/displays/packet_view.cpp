@@ -1,10 +1,9 @@
 #include "ui/displays/packet_view.hpp"
 
-#include "ui/displays/stream_choice.hpp"
-
 #include "core/api/consumer.hpp"
 #include "core/ccsds/space_packet.hpp"
 #include "core/pipeline/station.hpp"
+#include "ui/displays/stream_chooser.hpp"
 #include "ui/session/phased_timer.hpp"
 
 #include <QComboBox>
@@ -138,10 +137,8 @@ PacketView::PacketView(pipeline::Station& station, SnapshotFeed& snapshots, cons
     , m_stream(stream)
     , m_packet(packetName)
 {
-    m_streamCombo = new QComboBox(this);
-    m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
+    m_streamCombo = new StreamChooser(station, this);
     m_streamCombo->setToolTip(tr("The stream whose packets are shown"));
-    fillStreamChoice(*m_streamCombo, station);
 
     m_packetCombo = new QComboBox(this);
     m_packetCombo->setObjectName(QStringLiteral("packetCombo"));
@@ -409,7 +406,8 @@ void PacketView::syncCombos()
 
 void PacketView::refreshStreams()
 {
-    if (fillStreamChoice(*m_streamCombo, m_station))
+    static_cast<StreamChooser*>(m_streamCombo)->reload();
+    if (m_streamCombo->currentText() != m_stream)
         onComboChanged();
 }
 

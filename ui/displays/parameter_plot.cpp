@@ -1,21 +1,19 @@
 #include "ui/displays/parameter_plot.hpp"
 
-#include "ui/displays/stream_choice.hpp"
-
 #include "core/api/consumer.hpp"
 #include "core/pipeline/station.hpp"
+#include "ui/displays/parameter_name_edit.hpp"
+#include "ui/displays/stream_chooser.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/plotting/plot_theme.hpp"
 #include "ui/session/phased_timer.hpp"
 
 #include <QComboBox>
-#include <QCompleter>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMimeData>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -57,20 +55,12 @@ ParameterPlot::ParameterPlot(pipeline::Station& station, QWidget* parent)
     setObjectName(QStringLiteral("parameterPlot"));
     setAcceptDrops(true);
 
-    m_streamCombo = new QComboBox(this);
-    m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
+    m_streamCombo = new StreamChooser(station, this);
     m_streamCombo->setToolTip(tr("The stream whose parameters are added"));
-    fillStreamChoice(*m_streamCombo, station);
-    m_nameEdit = new QLineEdit(this);
-    m_nameEdit->setObjectName(QStringLiteral("parameterEdit"));
-    m_nameEdit->setPlaceholderText(tr("Add a curve: PACKET.PARAMETER, or drop parameters on a plot"));
     QStringList names;
     for (std::uint32_t id = 0; id < station.types().totalParameters(); ++id)
         names << str(station.types().parameter(id).qualifiedName);
-    auto* completer = new QCompleter(names, this);
-    completer->setCaseSensitivity(Qt::CaseInsensitive);
-    completer->setFilterMode(Qt::MatchContains);
-    m_nameEdit->setCompleter(completer);
+    m_nameEdit = new ParameterNameEdit(names, tr("Add a curve to the selected plot: PACKET.PARAMETER, or drop parameters on a plot"), this);
     connect(m_nameEdit, &QLineEdit::returnPressed, this, &ParameterPlot::addFromEdit);
     m_axisCombo = new QComboBox(this);
     m_axisCombo->setObjectName(QStringLiteral("axisCombo"));
@@ -79,20 +69,22 @@ ParameterPlot::ParameterPlot(pipeline::Station& station, QWidget* parent)
     auto* add = new QToolButton(this);
     add->setText(tr("Add curve"));
     connect(add, &QToolButton::clicked, this, &ParameterPlot::addFromEdit);
-    auto* addPlotButton = new QToolButton(this);
-    addPlotButton->setObjectName(QStringLiteral("addPlotButton"));
-    addPlotButton->setText(tr("Add plot"));
-    addPlotButton->setToolTip(tr("Another strip chart below, on the same time axis"));
-    connect(addPlotButton, &QToolButton::clicked, this, [this] { addPlot(); });
+    m_addPlotButton = new QToolButton(this);
+    m_addPlotButton->setObjectName(QStringLiteral("addPlotButton"));
+    m_addPlotButton->setText(tr("Add plot"));
+    m_addPlotButton->setToolTip(tr("Another strip chart below, on the same time axis; typed curves go to it"));
+    connect(m_addPlotButton, &QToolButton::clicked, this, [this] { m_plot->setCurrentPlot(addPlot()); });
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("messageLabel"));
 
+    // "Add plot" first: anchored on the left, it stays under the cursor when the new plot makes the
+    // dock's scroll bar appear (which takes its width from the right).
     auto* bar = new QHBoxLayout;
+    bar->addWidget(m_addPlotButton);
     bar->addWidget(m_streamCombo);
     bar->addWidget(m_nameEdit, 1);
     bar->addWidget(m_axisCombo);
     bar->addWidget(add);
-    bar->addWidget(addPlotButton);
     m_plot = new PlotDisplay(this);
     m_plotTitles.emplace_back();
     auto* layout = new QVBoxLayout(this);
@@ -112,7 +104,7 @@ ParameterPlot::~ParameterPlot() = default;
 
 void ParameterPlot::refreshStreams()
 {
-    (void)fillStreamChoice(*m_streamCombo, m_station); // read when a curve is added
+    m_streamCombo->reload(); // read when a curve is added
 }
 
 int ParameterPlot::addPlot(const QString& title)
@@ -222,6 +214,7 @@ QJsonObject ParameterPlot::spec() const
     }
     return QJsonObject{{QStringLiteral("type"), QStringLiteral("plot")},
                        {QStringLiteral("window"), m_plot->timeWindow()},
+                       {QStringLiteral("stream"), m_streamCombo->stream()},
                        {QStringLiteral("plots"), plots}};
 }
 
@@ -255,21 +248,22 @@ ParameterPlot* ParameterPlot::fromSpec(pipeline::Station& station, const QJsonOb
     }
     if (const double window = spec.value(QStringLiteral("window")).toDouble(); window > 0)
         display->m_plot->setTimeWindow(window);
+    display->m_streamCombo->setStream(spec.value(QStringLiteral("stream")).toString());
     return display;
 }
 
 void ParameterPlot::addFromEdit()
 {
-    const QString name = m_nameEdit->text().trimmed();
+    const QString name = m_nameEdit->name();
     if (name.isEmpty())
         return;
     CurveSpec c;
-    c.stream = m_streamCombo->currentText();
+    c.stream = m_streamCombo->stream();
     c.parameter = name;
     c.axis = m_axisCombo->currentIndex() == 1 ? PlotDisplay::Axis::Right : PlotDisplay::Axis::Left;
-    c.plot = m_plot->plotCount() - 1;
+    c.plot = m_plot->currentPlot();
     if (addCurve(c))
-        m_nameEdit->clear();
+        m_nameEdit->clearAdded(name);
 }
 
 void ParameterPlot::showMessage(const QString& text, bool error)
@@ -299,10 +293,11 @@ void ParameterPlot::dragEnterEvent(QDragEnterEvent* event)
 void ParameterPlot::dropEvent(QDropEvent* event)
 {
     const int plot = plotAt(event->position().toPoint());
+    m_plot->setCurrentPlot(plot);
     int added = 0;
     for (const QString& name : ValueTableModel::namesIn(event->mimeData())) {
         CurveSpec c;
-        c.stream = m_streamCombo->currentText();
+        c.stream = m_streamCombo->stream();
         c.parameter = name;
         c.axis = m_axisCombo->currentIndex() == 1 ? PlotDisplay::Axis::Right : PlotDisplay::Axis::Left;
         c.plot = plot;

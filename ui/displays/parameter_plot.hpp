@@ -23,7 +23,7 @@
 
 class QComboBox;
 class QLabel;
-class QLineEdit;
+class QToolButton;
 
 namespace telestation::pipeline {
 class Station;
@@ -35,7 +35,9 @@ class ParameterSubscription;
 
 namespace telestation::ui {
 
+class ParameterNameEdit;
 class PhasedTimer;
+class StreamChooser;
 
 class ParameterPlot : public QWidget {
     Q_OBJECT
@@ -58,15 +60,21 @@ public:
     // Streams were added, changed or removed: the stream selector lists them again (choice kept).
     Q_INVOKABLE void refreshStreams();
 
-    // Adds a plot (strip chart) below the others; returns its index.
+    // Adds a plot (strip chart) below the others; returns its index. The plot that receives typed curves
+    // is the selected one (PlotDisplay::currentPlot(): a click on a plot selects it, "Add plot" selects
+    // the new one).
     int addPlot(const QString& title = {});
     // False (the reason in `error` and on the display) for an unknown stream or parameter, a plot that
     // does not exist, or a curve already on that plot.
     bool addCurve(CurveSpec curve, QString* error = nullptr);
     [[nodiscard]] const std::vector<CurveSpec>& curves() const noexcept { return m_curves; }
     [[nodiscard]] PlotDisplay* plotDisplay() const noexcept { return m_plot; }
+    [[nodiscard]] StreamChooser* streamChooser() const noexcept { return m_streamCombo; }
+    [[nodiscard]] ParameterNameEdit* nameEdit() const noexcept { return m_nameEdit; }
+    [[nodiscard]] QToolButton* addPlotButton() const noexcept { return m_addPlotButton; }
 
-    // {"type":"plot","window":S,"plots":[{"title":T,"curves":[{"stream","parameter","color","axis"}]}]}
+    // {"type":"plot","window":S,"stream":S,"plots":[{"title":T,"curves":[{"stream","parameter","color","axis"}]}]}
+    // (the top "stream": the combo's choice).
     [[nodiscard]] QJsonObject spec() const;
     // Builds a display from spec(); curves that no longer resolve are skipped and listed in `problems`.
     static ParameterPlot* fromSpec(pipeline::Station& station, const QJsonObject& spec, QWidget* parent,
@@ -88,9 +96,10 @@ private:
 
     pipeline::Station& m_station;
     PlotDisplay* m_plot = nullptr;
-    QComboBox* m_streamCombo = nullptr;
+    StreamChooser* m_streamCombo = nullptr;
     QComboBox* m_axisCombo = nullptr;
-    QLineEdit* m_nameEdit = nullptr;
+    ParameterNameEdit* m_nameEdit = nullptr;
+    QToolButton* m_addPlotButton = nullptr;
     QLabel* m_message = nullptr;
     PhasedTimer* m_timer = nullptr;
 

@@ -4,6 +4,7 @@
 
 #include "ui/plotting/aligned_legend.hpp"
 #include "ui/plotting/decimated_series.hpp"
+#include "ui/plotting/hideable_curve.hpp"
 #include "ui/plotting/plot_theme.hpp"
 #include "ui/plotting/tick_spacing.hpp"
 #include "ui/plotting/time_axis.hpp"
@@ -13,8 +14,10 @@
 
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPen>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>
@@ -45,6 +48,9 @@ namespace {
 // Limit lines on the dark canvas (plot_theme.hpp).
 const QColor kRedLimitColor(0xef, 0x53, 0x50);
 const QColor kYellowLimitColor(0xff, 0xca, 0x28);
+// The selected plot's frame, and the others' (plot_theme's grid colour: seen, not in the way).
+const QColor kSelectionColor(0x29, 0xb6, 0xf6);
+constexpr int kCanvasFrameWidth = 2;
 
 constexpr std::array<double, 11> kWindowChoices{1, 5, 10, 30, 60, 300, 600, 1800, 3600, 4 * 3600, 12 * 3600};
 constexpr int kMaxRefreshIntervalMs = 1000;
@@ -68,6 +74,7 @@ QwtAxisId yAxisOf(PlotDisplay::Axis axis)
 struct LimitLine {
     QwtPlotMarker* marker = nullptr; // owned by the plot
     QwtText label;                   // the whole label, as drawn when nothing is in its way
+    QString shortText;               // without the curve's name, for a canvas narrower than the whole label
     bool high = false;               // a high limit's label goes above its line, a low one's below
 };
 
@@ -82,7 +89,7 @@ struct PlotDisplay::Plot {
 
 struct PlotDisplay::Curve {
     std::unique_ptr<SampleHistory> history; // DecimatedSeries refers to it: its address must not change
-    QwtPlotCurve* item = nullptr;           // owned by its plot
+    HideableCurve* item = nullptr;          // owned by its plot
     DecimatedSeries* data = nullptr;        // owned by item
     int plotIndex = 0;
     Axis axis = Axis::Left;
@@ -185,14 +192,16 @@ int PlotDisplay::addPlot(const QString& title)
     plot_theme::setDarkCanvas(*plot);
     if (auto* canvas = qobject_cast<QwtPlotCanvas*>(plot->canvas())) {
         canvas->setFrameStyle(QFrame::Box | QFrame::Plain);
-        canvas->setLineWidth(1);
+        canvas->setLineWidth(kCanvasFrameWidth);
         canvas->setPalette(plot_theme::darkPalette(canvas->palette()));
+        canvas->installEventFilter(this); // a click selects the plot (and, on the canvas, starts a zoom)
         // Paint within refresh(), so that its measured duration (and the rate adaptation) includes drawing.
         canvas->setPaintAttribute(QwtPlotCanvas::ImmediatePaint, true);
     }
     // Small enough for two plots in a display beside the tables on a 1366×768 screen; Qwt's own hint
     // (axes, title and legend at full length) would ask for 850 px.
     plot->setMinimumSize(240, 90);
+    plot->installEventFilter(this); // a click on its title, axes or legend selects it without zooming
 
     setUtcTimeAxis(*plot, QwtAxis::XBottom);
     for (const QwtAxisId axis : {QwtAxis::YLeft, QwtAxis::YRight})
@@ -217,8 +226,52 @@ int PlotDisplay::addPlot(const QString& title)
     QwtText timeTitle(tr("Time (UTC)"));
     timeTitle.setColor(plot_theme::kTextColor);
     plot->setAxisTitle(QwtAxis::XBottom, timeTitle);
+    markCurrentPlot();
     m_dirty = true;
     return index;
+}
+
+QColor PlotDisplay::selectionColor()
+{
+    return kSelectionColor;
+}
+
+void PlotDisplay::setCurrentPlot(int plotIndex)
+{
+    if (plotIndex < 0 || plotIndex >= plotCount() || plotIndex == m_currentPlot)
+        return;
+    m_currentPlot = plotIndex;
+    markCurrentPlot();
+    Q_EMIT currentPlotChanged(plotIndex);
+}
+
+// The selected plot's canvas frame in the selection colour, the others' in the grid's; one plot alone
+// needs no mark. Every frame has the same width, so that selecting moves nothing.
+void PlotDisplay::markCurrentPlot()
+{
+    for (int i = 0; i < plotCount(); ++i) {
+        QWidget* canvas = m_plots[static_cast<std::size_t>(i)]->plot->canvas();
+        const QColor frame = i == m_currentPlot && plotCount() > 1 ? kSelectionColor : plot_theme::kGridColor;
+        QPalette palette = canvas->palette();
+        if (palette.color(QPalette::WindowText) == frame)
+            continue;
+        palette.setColor(QPalette::WindowText, frame);
+        palette.setColor(QPalette::Dark, frame); // the frame styles draw a plain box in one of these
+        canvas->setPalette(palette);
+        canvas->update();
+    }
+}
+
+bool PlotDisplay::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::MouseButtonPress) {
+        for (int i = 0; i < plotCount(); ++i) {
+            const QwtPlot* plot = m_plots[static_cast<std::size_t>(i)]->plot;
+            if (watched == plot || watched == plot->canvas())
+                setCurrentPlot(i);
+        }
+    }
+    return QWidget::eventFilter(watched, event); // zooming and panning go on
 }
 
 QwtPlot* PlotDisplay::plot(int plotIndex) const
@@ -238,7 +291,7 @@ int PlotDisplay::addCurve(int plotIndex, const QString& name, const QColor& colo
     curve->history = std::make_unique<SampleHistory>(historyCapacity);
     curve->plotIndex = plotIndex;
     curve->axis = axis;
-    curve->item = new QwtPlotCurve(name);
+    curve->item = new HideableCurve(name);
     curve->item->setPen(color, 1.0);
     curve->item->setYAxis(yAxisOf(axis));
     curve->item->setZ(20);
@@ -265,7 +318,7 @@ int PlotDisplay::addCurve(int plotIndex, const QString& name, const QColor& colo
             marker->setLabelAlignment(Qt::AlignLeft | (high ? Qt::AlignTop : Qt::AlignBottom));
             marker->setZ(15); // under the curves
             marker->attach(target.plot);
-            curve->limitLines.push_back({marker, label, high});
+            curve->limitLines.push_back({marker, label, QStringLiteral("%1 %2").arg(what).arg(value, 0, 'g', 6), high});
         };
         addLine(limits->redHigh, kRedLimitColor, tr("red high"), true);
         if (limits->yellowHigh != limits->redHigh)
@@ -419,7 +472,10 @@ void PlotDisplay::insertLegend(Plot& plot)
     }
     connect(legend, &QwtLegend::checked, this, [this, qwtPlot](const QVariant& info, bool on, int) {
         if (QwtPlotItem* item = qwtPlot->infoToItem(info)) {
-            item->setVisible(on);
+            if (auto* curve = dynamic_cast<HideableCurve*>(item))
+                curve->setShown(on);
+            else
+                item->setVisible(on);
             m_dirty = true;
             refresh();
         }
@@ -674,70 +730,91 @@ void PlotDisplay::alignAxes()
     }
 }
 
-// A limit's label goes above a high limit's line and below a low one's, inside the canvas and clear of
-// the labels placed before it: on the other side of its line when its own side is taken or outside the
-// canvas (a line near an edge, as autoscale leaves it), else not at all. Lines of several curves drawn on
-// the same row with the same limit (three rates limited alike) share the first one's label: "(+2)".
+// A limit's label goes above a high limit's line and below a low one's, inside the canvas's frame and
+// clear of the labels placed before it: on the other side of its line when its own side is taken or
+// outside the frame (a line near an edge, as autoscale leaves it), without the curve's name when the
+// whole label is wider than the canvas, else not at all. Lines of several curves drawn on the same row
+// with the same limit (three rates limited alike) share the first one's label: "(+2)". The rectangles
+// are the ones QwtPlotMarker draws in (limitLabelRect), so that what is checked is what is seen.
 void PlotDisplay::placeLimitLabels()
 {
-    struct Placed {
-        QRectF rect;
-        const LimitLine* line;
+    // A label to place: the first line of a row, and how many other curves' lines share it.
+    struct Row {
+        LimitLine* line;
         double y;
         int sharing;
     };
     for (std::size_t plotIndex = 0; plotIndex < m_plots.size(); ++plotIndex) {
         const QwtPlot* plot = m_plots[plotIndex]->plot;
-        const double canvasHeight = plot->canvas()->height();
-        std::vector<Placed> placed;
+        const QRectF inside = plot->canvas()->contentsRect();
+        std::vector<Row> rows;
         std::vector<LimitLine*> hidden;
-        placed.reserve(8);
         for (const auto& curve : m_curves) {
             if (static_cast<std::size_t>(curve->plotIndex) != plotIndex)
                 continue;
             const QwtScaleMap map = plot->canvasMap(yAxisOf(curve->axis));
             for (LimitLine& line : curve->limitLines) {
                 const double y = map.transform(line.marker->yValue());
-                const auto same = std::find_if(placed.begin(), placed.end(), [&](const Placed& p) {
-                    return std::abs(p.y - y) < 1 && p.line->marker->yValue() == line.marker->yValue()
-                        && p.line->high == line.high;
+                const auto same = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+                    return std::abs(r.y - y) < 1 && r.line->marker->yValue() == line.marker->yValue()
+                        && r.line->high == line.high;
                 });
-                if (same != placed.end()) {
+                if (same != rows.end()) {
                     ++same->sharing;
                     hidden.push_back(&line);
-                    continue;
+                } else {
+                    rows.push_back({&line, y, 0});
                 }
-                const QSizeF size = line.label.textSize();
-                const auto rectOn = [&](bool above) { return QRectF(0, above ? y - size.height() : y, size.width(), size.height()); };
-                const auto fits = [&](const QRectF& r) {
-                    return r.top() >= 0 && r.bottom() <= canvasHeight
-                        && std::none_of(placed.begin(), placed.end(), [&](const Placed& p) { return p.rect.intersects(r); });
-                };
-                bool above = line.high;
-                if (!fits(rectOn(above)))
-                    above = !above;
-                if (!fits(rectOn(above))) {
-                    hidden.push_back(&line);
-                    continue;
-                }
-                const Qt::Alignment wanted = Qt::AlignLeft | (above ? Qt::AlignTop : Qt::AlignBottom);
-                if (line.marker->labelAlignment() != wanted)
-                    line.marker->setLabelAlignment(wanted);
-                placed.push_back({rectOn(above), &line, y, 0});
             }
         }
-        for (const Placed& p : placed) {
-            QwtText text = p.line->label;
-            if (p.sharing > 0)
-                text.setText(QStringLiteral("%1 (+%2)").arg(text.text()).arg(p.sharing));
-            if (p.line->marker->label().text() != text.text())
-                p.line->marker->setLabel(text);
+        std::vector<QRectF> placed;
+        placed.reserve(rows.size());
+        const auto fits = [&](const QRectF& r) {
+            return r.left() >= inside.left() && r.right() <= inside.right() && r.top() >= inside.top()
+                && r.bottom() <= inside.bottom()
+                // A pixel or two between labels, so that two of them never read as one.
+                && std::none_of(placed.begin(), placed.end(),
+                                [&](const QRectF& p) { return p.adjusted(-2, -2, 2, 2).intersects(r); });
+        };
+        for (const Row& row : rows) {
+            LimitLine& line = *row.line;
+            const QString suffix = row.sharing > 0 ? QStringLiteral(" (+%1)").arg(row.sharing) : QString();
+            bool done = false;
+            for (const QString& text : {line.label.text() + suffix, line.shortText + suffix}) {
+                QwtText label = line.label;
+                label.setText(text);
+                for (const bool above : {line.high, !line.high}) {
+                    const QRectF rect = limitLabelRect(*line.marker, label, inside, row.y, above);
+                    if (done || !fits(rect))
+                        continue;
+                    const Qt::Alignment wanted = Qt::AlignLeft | (above ? Qt::AlignTop : Qt::AlignBottom);
+                    if (line.marker->labelAlignment() != wanted)
+                        line.marker->setLabelAlignment(wanted);
+                    if (line.marker->label().text() != text)
+                        line.marker->setLabel(label);
+                    placed.push_back(rect);
+                    done = true;
+                }
+            }
+            if (!done)
+                hidden.push_back(&line);
         }
         for (LimitLine* line : hidden) {
             if (!line->marker->label().isEmpty())
                 line->marker->setLabel(QwtText());
         }
     }
+}
+
+QRectF PlotDisplay::limitLabelRect(const QwtPlotMarker& marker, const QwtText& label, const QRectF& canvas, double y,
+                                   bool above)
+{
+    // As QwtPlotMarker::drawLabel places a horizontal line's label aligned left: the line's half width
+    // (at least 1) plus the marker's spacing away from the canvas's left edge and from the line.
+    const double offset = std::max(marker.linePen().width() / 2, 1) + marker.spacing();
+    const QSizeF size = label.textSize();
+    const double top = above ? y - offset - size.height() : y + offset;
+    return {canvas.left() + offset, top, size.width(), size.height()};
 }
 
 void PlotDisplay::updateStatus()

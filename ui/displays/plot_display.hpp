@@ -11,13 +11,17 @@
 //
 // Operator controls: time window (1 s .. 12 h), pause (the view freezes; samples are still collected),
 // zoom (left drag; right click returns to the paused view), pan (middle drag), autoscale, legend (click
-// an entry to hide/show its curve). Zooming or panning pauses the display; un-pausing returns to live.
+// an entry to hide/show its curve; a hidden curve's entry is greyed and struck out). Zooming or panning
+// pauses the display; un-pausing returns to live. A click on a plot selects it (currentPlot(): where its
+// owner puts the curves the operator types); with more than one plot, the selected one's frame is
+// drawn in the selection colour.
 #pragma once
 
 #include "core/mdb/model.hpp"
 #include "ui/plotting/sample_history.hpp"
 
 #include <QColor>
+#include <QRectF>
 #include <QString>
 #include <QWidget>
 
@@ -34,6 +38,7 @@ class QToolButton;
 class QwtPlot;
 class QwtPlotCurve;
 class QwtPlotMarker;
+class QwtText;
 
 namespace telestation::ui {
 
@@ -55,6 +60,10 @@ public:
     int addPlot(const QString& title = {});
     [[nodiscard]] int plotCount() const noexcept { return static_cast<int>(m_plots.size()); }
     [[nodiscard]] QwtPlot* plot(int plotIndex) const;
+    // The selected plot (0 at first); selecting one marks it when there are several.
+    [[nodiscard]] int currentPlot() const noexcept { return m_currentPlot; }
+    void setCurrentPlot(int plotIndex);
+    [[nodiscard]] static QColor selectionColor();
 
     // Adds a curve to plot `plotIndex` and returns its id for appendSamples(), or -1 when there is no
     // such plot. `limits` (when given and enabled) are drawn as horizontal lines on the curve's axis:
@@ -69,6 +78,10 @@ public:
     // The points drawn at the last redraw (after decimation); empty for an unknown curve.
     [[nodiscard]] std::span<const Sample> drawnPoints(int curveId) const;
     [[nodiscard]] std::vector<QwtPlotMarker*> limitLines(int curveId) const;
+    // Where `marker` (a horizontal limit line, its label aligned left) draws `label` on a canvas whose
+    // contents are `canvas`, its line at `y` (canvas pixels), the label above or below the line.
+    [[nodiscard]] static QRectF limitLabelRect(const QwtPlotMarker& marker, const QwtText& label, const QRectF& canvas,
+                                               double y, bool above);
 
     // Appends samples (time order; see SampleHistory::append) to a curve's history. Cheap: the redraw
     // happens on the next timer tick, and not at all while paused.
@@ -107,8 +120,10 @@ public:
 
 Q_SIGNALS:
     void pausedChanged(bool paused);
+    void currentPlotChanged(int plotIndex);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void hideEvent(QHideEvent* event) override;
 
@@ -128,6 +143,7 @@ private:
     void endRedraw();
     void alignAxes();
     void placeLimitLabels();
+    void markCurrentPlot();
     void insertLegend(Plot& plot);
     void userViewChanged(int plotIndex);
     void updateStatus();
@@ -152,6 +168,7 @@ private:
     bool m_legendVisible = true;
     bool m_dirty = true;
     double m_lastRefreshMs = 0;
+    int m_currentPlot = 0;
     int m_nextPlot = -1;      // the plot the redraw in turns draws next; -1: none under way
     qint64 m_redrawNs = 0;    // the redraw's time so far
 };

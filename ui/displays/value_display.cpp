@@ -1,20 +1,18 @@
 #include "ui/displays/value_display.hpp"
 
-#include "ui/displays/stream_choice.hpp"
-
 #include "core/pipeline/station.hpp"
+#include "ui/displays/parameter_name_edit.hpp"
+#include "ui/displays/stream_chooser.hpp"
 #include "ui/models/value_table_model.hpp"
 #include "ui/session/phased_timer.hpp"
 
 #include <QAction>
-#include <QComboBox>
 #include <QCompleter>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenu>
 #include <QSettings>
 #include <QTableView>
@@ -37,24 +35,14 @@ const QString kDecimal = QStringLiteral("decimal");
 ValueDisplay::ValueDisplay(pipeline::Station& station, QWidget* parent)
     : QWidget(parent), m_station(station), m_model(new ValueTableModel(station, this))
 {
-    m_streamCombo = new QComboBox(this);
-    m_streamCombo->setObjectName(QStringLiteral("streamCombo"));
+    m_streamCombo = new StreamChooser(station, this);
     m_streamCombo->setToolTip(tr("The stream whose values are added"));
-    fillStreamChoice(*m_streamCombo, station);
-    connect(m_streamCombo, &QComboBox::currentIndexChanged, this, [this](int index) {
-        if (index >= 0)
-            m_model->setDropStream(static_cast<std::uint16_t>(m_streamCombo->itemData(index).toUInt()));
+    connect(m_streamCombo, &StreamChooser::streamChosen, this, [this](const QString& name) {
+        if (const auto id = m_station.streamId(name.toStdString()))
+            m_model->setDropStream(*id);
     });
 
-    m_nameEdit = new QLineEdit(this);
-    m_nameEdit->setObjectName(QStringLiteral("parameterEdit"));
-    m_nameEdit->setPlaceholderText(tr("Add parameter: PACKET.PARAMETER"));
-    m_nameEdit->setClearButtonEnabled(true);
-    m_completer = new QCompleter(m_model->qualifiedNames(), this);
-    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
-    m_completer->setFilterMode(Qt::MatchContains); // "VOLT" finds every voltage, whatever its packet
-    m_completer->setMaxVisibleItems(15);
-    m_nameEdit->setCompleter(m_completer);
+    m_nameEdit = new ParameterNameEdit(m_model->qualifiedNames(), tr("Add parameter: PACKET.PARAMETER"), this);
     connect(m_nameEdit, &QLineEdit::returnPressed, this, &ValueDisplay::addFromEdit);
 
     m_addButton = new QToolButton(this);
@@ -144,10 +132,25 @@ ValueDisplay::ValueDisplay(pipeline::Station& station, QWidget* parent)
 
 ValueDisplay::~ValueDisplay() = default;
 
+QCompleter* ValueDisplay::completer() const
+{
+    return m_nameEdit->completer();
+}
+
+QString ValueDisplay::addStream() const
+{
+    return m_streamCombo->stream();
+}
+
+bool ValueDisplay::setAddStream(const QString& name)
+{
+    return m_streamCombo->setStream(name);
+}
+
 bool ValueDisplay::addParameter(const QString& qualifiedName)
 {
     QString error;
-    if (!m_model->addParameter(m_streamCombo->currentText(), qualifiedName, &error)) {
+    if (!m_model->addParameter(m_streamCombo->stream(), qualifiedName, &error)) {
         showMessage(error);
         return false;
     }
@@ -158,11 +161,11 @@ bool ValueDisplay::addParameter(const QString& qualifiedName)
 
 void ValueDisplay::addFromEdit()
 {
-    const QString name = m_nameEdit->text().trimmed();
+    const QString name = m_nameEdit->name();
     if (name.isEmpty())
         return;
     if (addParameter(name))
-        m_nameEdit->clear();
+        m_nameEdit->clearAdded(name);
 }
 
 void ValueDisplay::removeSelected()
@@ -266,8 +269,10 @@ namespace telestation::ui {
 
 void ValueDisplay::refreshStreams()
 {
-    if (fillStreamChoice(*m_streamCombo, m_station) && m_streamCombo->currentIndex() >= 0)
-        m_model->setDropStream(static_cast<std::uint16_t>(m_streamCombo->currentData().toUInt()));
+    m_streamCombo->reload();
+    // By name: a stream changed live may have another id.
+    if (const auto id = m_station.streamId(m_streamCombo->stream().toStdString()))
+        m_model->setDropStream(*id);
 }
 
 } // namespace telestation::ui

@@ -14,10 +14,8 @@
 #include <QString>
 #include <QWidget>
 
-class QComboBox;
 class QCompleter;
 class QLabel;
-class QLineEdit;
 class QMenu;
 class QTableView;
 class QToolButton;
@@ -28,8 +26,9 @@ class Station;
 
 namespace telestation::ui {
 
+class ParameterNameEdit;
 class PhasedTimer;
-
+class StreamChooser;
 class ValueTableModel;
 
 class ValueDisplay : public QWidget {
@@ -44,7 +43,11 @@ public:
     [[nodiscard]] ValueTableModel* model() const noexcept { return m_model; }
     [[nodiscard]] pipeline::Station& station() const noexcept { return m_station; }
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
-    [[nodiscard]] QCompleter* completer() const noexcept { return m_completer; }
+    [[nodiscard]] QCompleter* completer() const;
+    [[nodiscard]] StreamChooser* streamChooser() const noexcept { return m_streamCombo; }
+    // The stream parameters are added for (the combo's choice, kept by name in the display's spec).
+    [[nodiscard]] QString addStream() const;
+    bool setAddStream(const QString& name);
 
     // Adds a parameter of the stream chosen in the combo; false (the reason shown in the display) when
     // it is not a parameter or already shown.
@@ -89,9 +92,8 @@ private:
     pipeline::Station& m_station;
     ValueTableModel* m_model = nullptr;
     QTableView* m_view = nullptr;
-    QComboBox* m_streamCombo = nullptr;
-    QLineEdit* m_nameEdit = nullptr;
-    QCompleter* m_completer = nullptr;
+    StreamChooser* m_streamCombo = nullptr;
+    ParameterNameEdit* m_nameEdit = nullptr;
     QToolButton* m_addButton = nullptr;
     QToolButton* m_removeButton = nullptr;
     QToolButton* m_hexButton = nullptr;

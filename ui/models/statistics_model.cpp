@@ -107,33 +107,14 @@ const std::array<TableColumn<StreamStatisticsModel::Numbers>, StreamStatisticsMo
         {QT_TR_NOOP("Received"),
          QT_TR_NOOP("Received: packets that arrived, those the network packet queue dropped included"),
          CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->packetsReceived); }},
-        {QT_TR_NOOP("Processed"),
-         QT_TR_NOOP("Processed: packets the processor handled — passed through, kept for on-demand decoding, or "
-                    "decoded"),
-         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->packetsProcessed); }},
-        {QT_TR_NOOP("Recorded"), QT_TR_NOOP("Recorded: packets written to the recording"), CellFormat::Count,
-         [](const Numbers& n) { return countValue(n.counters->packetsRecorded); }},
-        {QT_TR_NOOP("Forwarded"),
-         QT_TR_NOOP("Forwarded: packets handed to every forward destination of their packet type"), CellFormat::Count,
-         [](const Numbers& n) { return countValue(n.counters->packetsForwarded); }},
-        {QT_TR_NOOP("Unknown"), QT_TR_NOOP("Unknown: packets with no definition in the mission database"),
-         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->unknown); }},
-        {QT_TR_NOOP("Discarded"),
-         QT_TR_NOOP("Discarded: unknown packets the stream is set to discard (counted, not lost)"), CellFormat::Count,
-         [](const Numbers& n) { return countValue(n.counters->discarded); }},
-        {QT_TR_NOOP("Malformed"),
-         QT_TR_NOOP("Malformed: packets with a bad primary header, or whose length field disagrees with the bytes "
-                    "received"),
-         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->malformed); }, nullptr,
-         CellTone::Loss},
-        {QT_TR_NOOP("Seq. errors"),
+        {QT_TR_NOOP("Sequence\nerrors"),
          QT_TR_NOOP("Sequence errors: CCSDS sequence count gaps, duplicates, late arrivals and resynchronisations"),
          CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->sequenceErrors); }, nullptr,
          CellTone::Notice},
         {QT_TR_NOOP("Lost"), QT_TR_NOOP("Lost: packets missing from CCSDS sequence gaps, net of late arrivals"),
          CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->packetsLost); }, nullptr,
          CellTone::Loss},
-        {QT_TR_NOOP("Largest gap"), QT_TR_NOOP("Largest gap: the most packets missing in one sequence gap"),
+        {QT_TR_NOOP("Largest\ngap"), QT_TR_NOOP("Largest gap: the most packets missing in one sequence gap"),
          CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->largestGap); },
          [](const Numbers& n) {
              return n.gapBounded() ? QStringLiteral("≤ %1").arg(countText(n.gapBefore))
@@ -151,6 +132,25 @@ const std::array<TableColumn<StreamStatisticsModel::Numbers>, StreamStatisticsMo
          QT_TR_NOOP("Errors: packets not recorded because the recorder failed, or not sent to a forward destination; "
                     "for a stream also framing errors and truncated packets"),
          CellFormat::Count, [](const Numbers& n) { return countValue(n.errors); }, nullptr, CellTone::Loss},
+        {QT_TR_NOOP("Malformed"),
+         QT_TR_NOOP("Malformed: packets with a bad primary header, or whose length field disagrees with the bytes "
+                    "received"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->malformed); }, nullptr,
+         CellTone::Loss},
+        {QT_TR_NOOP("Processed"),
+         QT_TR_NOOP("Processed: packets the processor handled — passed through, kept for on-demand decoding, or "
+                    "decoded"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->packetsProcessed); }},
+        {QT_TR_NOOP("Recorded"), QT_TR_NOOP("Recorded: packets written to the recording"), CellFormat::Count,
+         [](const Numbers& n) { return countValue(n.counters->packetsRecorded); }},
+        {QT_TR_NOOP("Forwarded"),
+         QT_TR_NOOP("Forwarded: packets handed to every forward destination of their packet type"), CellFormat::Count,
+         [](const Numbers& n) { return countValue(n.counters->packetsForwarded); }},
+        {QT_TR_NOOP("Unknown"), QT_TR_NOOP("Unknown: packets with no definition in the mission database"),
+         CellFormat::Count, [](const Numbers& n) { return countValue(n.counters->unknown); }},
+        {QT_TR_NOOP("Discarded"),
+         QT_TR_NOOP("Discarded: unknown packets the stream is set to discard (counted, not lost)"), CellFormat::Count,
+         [](const Numbers& n) { return countValue(n.counters->discarded); }},
     }};
 
 QString StreamStatisticsModel::countsToolTip(const Numbers& n, int column)

@@ -38,18 +38,18 @@ public:
         MegabitsPerSecond,
         ParametersPerSecond,
         Received,
-        Processed,
-        Recorded,
-        Forwarded,
-        Unknown,
-        Discarded,
-        Malformed,
-        SequenceErrors,
+        SequenceErrors,    // what was lost next to what was received: the columns an operator looks for
         Lost,
         LargestGap,
         Duplicates,
         Drops,
         Errors,
+        Malformed,
+        Processed,
+        Recorded,
+        Forwarded,
+        Unknown,
+        Discarded,
         ColumnCount
     };
 

@@ -278,6 +278,12 @@ QStringList StreamsModel::streamNames() const
     return names;
 }
 
+bool StreamsModel::hasPlayback() const
+{
+    return std::any_of(m_rows.begin(), m_rows.end(),
+                       [](const Row& row) { return row.profile.source.starts_with("file:") || row.stats.progress >= 0; });
+}
+
 bool StreamsModel::isRunning(int row) const
 {
     return row >= 0 && row < rowCount() && m_rows[static_cast<std::size_t>(row)].stats.running;

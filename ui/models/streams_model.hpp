@@ -26,7 +26,8 @@ class StreamsModel : public QAbstractTableModel {
     Q_OBJECT
 
 public:
-    enum Column { Name, Source, State, PacketRate, DataRate, Loss, Progress, ColumnCount };
+    // The source last: it is the one that may be long, and it gives way (elided) to the counts.
+    enum Column { Name, State, PacketRate, DataRate, Loss, Progress, Source, ColumnCount };
     // The number behind a cell: packets/s, Mbit/s, lost packets (quint64), progress 0..1 (-1 = live).
     static constexpr int kValueRole = Qt::UserRole + 1;
 
@@ -52,6 +53,8 @@ public:
     // The stream's statistics of the last snapshot (rates filled in).
     [[nodiscard]] const stats::StreamStats& streamStats(int row) const { return m_rows.at(static_cast<std::size_t>(row)).stats; }
     [[nodiscard]] bool isRunning(int row) const;
+    // Whether a stream plays a recording back (a file:// source): the Playback column is for those.
+    [[nodiscard]] bool hasPlayback() const;
     // Packets lost on the way in: sequence gaps + drops at every queue and the packet pool + kernel drops.
     [[nodiscard]] static std::uint64_t lossOf(const stats::StreamStats& stream) noexcept;
     // The state as shown: the receiver's text, or stopped / disabled when it has none.

@@ -1,5 +1,5 @@
 // A legend whose width can be raised to that of the other plots' legends, so that the canvases of
-// stacked plots (and their time axes) line up.
+// stacked plots (and their time axes) line up, or to a width that reads well (the simulator's chart).
 #pragma once
 
 #include <qwt_legend.h>

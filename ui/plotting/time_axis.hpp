@@ -11,7 +11,8 @@ namespace telestation::ui {
 
 inline constexpr double kMsPerSecond = 1000.0;
 
-// Axis `axis` of `plot` shows UTC clock time, with ticks on round seconds, minutes and hours.
+// Axis `axis` of `plot` shows UTC clock time, with ticks on round seconds, minutes and hours, as many as
+// their labels fit along the canvas without running into each other (whatever the step's format).
 void setUtcTimeAxis(QwtPlot& plot, QwtAxisId axis);
 
 // "hh:mm:ss.zzz" (UTC) of `ms` milliseconds since the epoch.

@@ -224,10 +224,20 @@ bool PacketTable::editForward(int row)
 {
     if (row < 0 || row >= m_model->rowCount())
         return false;
+    const QString stream = m_model->stream();
+    const QString type = m_model->typeLabel(row);
     ForwardEditorDialog dialog(m_model->forward(row), this);
-    dialog.setWindowTitle(tr("Forward %1").arg(m_model->typeLabel(row)));
+    dialog.setWindowTitle(tr("Forward %1 of stream %2").arg(type, stream));
     if (dialog.exec() != QDialog::Accepted)
         return false;
+    // The table may have moved to another stream (or lost the row) while the dialog was open: the
+    // destinations are for the stream and type it was opened on, never for what the row shows now.
+    if (m_model->stream() != stream || row >= m_model->rowCount() || m_model->typeLabel(row) != type) {
+        showMessage(tr("The forward destinations of %1 were not changed: the table now shows another stream (%2 "
+                       "was changed or removed meanwhile).")
+                        .arg(type, stream));
+        return false;
+    }
     const QStringList destinations = dialog.destinations();
     if (destinations == m_model->forward(row))
         return false;

@@ -3,6 +3,7 @@
 #include "ui/dialogs/stream_dialog.hpp"
 #include "ui/models/streams_model.hpp"
 #include "ui/session/station_session.hpp"
+#include "ui/widgets/eliding_delegate.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -10,6 +11,7 @@
 #include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QPainter>
+#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QToolBar>
@@ -94,8 +96,11 @@ StreamsPanel::StreamsPanel(StationSession& session, QWidget* parent) : QWidget(p
     m_view->verticalHeader()->hide();
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 10);
     m_view->horizontalHeader()->setHighlightSections(false);
-    m_view->horizontalHeader()->setStretchLastSection(false);
-    m_view->horizontalHeader()->setSectionResizeMode(StreamsModel::State, QHeaderView::Stretch);
+    // The source (the last column) takes the room the counts leave, a long URL elided in its middle
+    // (scheme and port stay readable; the whole URL is its tool tip).
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setMinimumSectionSize(40);
+    m_view->setItemDelegateForColumn(StreamsModel::Source, new ElidingDelegate(Qt::ElideMiddle, m_view));
     m_view->setItemDelegateForColumn(StreamsModel::Progress, new ProgressDelegate(m_view));
     connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid())
@@ -111,6 +116,7 @@ StreamsPanel::StreamsPanel(StationSession& session, QWidget* parent) : QWidget(p
             wanted = m_model->streamName(0);
         selectByName(wanted);
         onCurrentRowChanged();
+        sizeColumns();
     });
 
     auto* layout = new QVBoxLayout(this);
@@ -147,14 +153,35 @@ void StreamsPanel::refresh()
 void StreamsPanel::showSnapshot(const SharedSnapshot& snapshot)
 {
     m_model->setSnapshot(snapshot);
-    if (!m_sized && m_model->rowCount() > 0) {
-        m_sized = true;
-        m_view->resizeColumnsToContents();
-        for (const int column : {int(StreamsModel::PacketRate), int(StreamsModel::DataRate), int(StreamsModel::Loss)})
-            m_view->setColumnWidth(column, std::max(m_view->columnWidth(column), 80));
-        m_view->setColumnWidth(StreamsModel::Progress, std::max(m_view->columnWidth(StreamsModel::Progress), 120));
-    }
+    if (!m_sized && m_model->rowCount() > 0)
+        sizeColumns();
     updateActions();
+}
+
+// When the streams change (not at each tick: numbers growing would make the columns jump): the name and
+// the state as wide as they are (within reason: a long state is elided, its tool tip has it), the counts
+// as wide as their header or a number a few digits longer than today's, the playback column only when
+// a stream plays a recording back; the source has the rest.
+void StreamsPanel::sizeColumns()
+{
+    if (m_model->rowCount() == 0)
+        return;
+    m_sized = true;
+    const QFontMetrics metrics(m_view->font());
+    const int padding = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 12;
+    const auto fit = [&](int column, const QString& sample, int widest) {
+        const int header = m_view->horizontalHeader()->sectionSizeHint(column);
+        const int contents = static_cast<const QAbstractItemView*>(m_view)->sizeHintForColumn(column);
+        const int wanted = std::max({header, contents, metrics.horizontalAdvance(sample) + padding});
+        m_view->setColumnWidth(column, std::min(wanted, std::max(header, widest)));
+    };
+    fit(StreamsModel::Name, QString(), 160);
+    fit(StreamsModel::State, QStringLiteral("receiving"), 150);
+    fit(StreamsModel::PacketRate, QStringLiteral("999.9k"), 100);
+    fit(StreamsModel::DataRate, QStringLiteral("999.9"), 100);
+    fit(StreamsModel::Loss, QStringLiteral("99,999"), 100);
+    fit(StreamsModel::Progress, QStringLiteral("100 %"), 90);
+    m_view->setColumnHidden(StreamsModel::Progress, !m_model->hasPlayback());
 }
 
 int StreamsPanel::currentRow() const

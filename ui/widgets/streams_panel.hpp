@@ -1,5 +1,5 @@
-// The streams panel: a table of the session's streams (StreamsModel: source, state, rates, loss,
-// playback progress) with a toolbar — Add…, Edit…, Remove, Start, Stop. It shows the session's
+// The streams panel: a table of the session's streams (StreamsModel: state, rates, loss, playback
+// progress, source) with a toolbar — Add…, Edit…, Remove, Start, Stop. It shows the session's
 // snapshot of each tick (once a second) while visible, and the latest one at once when shown.
 //
 // The panel changes nothing itself: each button emits a request (the session adds, replaces or
@@ -74,6 +74,7 @@ Q_SIGNALS:
 
 private:
     void showSnapshot(const SharedSnapshot& snapshot);
+    void sizeColumns();
     void onCurrentRowChanged();
     void selectByName(const QString& name);
     void updateActions();
