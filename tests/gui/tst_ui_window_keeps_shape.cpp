@@ -109,9 +109,11 @@ private slots:
             window.showMaximized();
         } else {
             window.show();
-            window.setGeometry(40, 30, 1200, 700);
+            window.showNormal(); // the first start maximises on a screen this small (offscreen: 800x600)
+            window.setGeometry(40, 30, 700, 500);
         }
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QCOMPARE(bool(window.windowState() & Qt::WindowMaximized), maximised);
         auto* splitter = window.findChild<QSplitter*>();
         QVERIFY(splitter);
         splitter->setSizes({150, 350}); // the operator's choice, not the default
