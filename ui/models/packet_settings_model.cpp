@@ -91,7 +91,7 @@ std::uint64_t countOf(const stats::PacketCounters& c, int column)
 {
     switch (column) {
     case PacketSettingsModel::Received: return c.packetsReceived;
-    case PacketSettingsModel::Processed: return c.packetsProcessed;
+    case PacketSettingsModel::Processed: return c.packetsDecoded; // what "processed" means to an operator
     case PacketSettingsModel::Recorded: return c.packetsRecorded;
     case PacketSettingsModel::Forwarded: return c.packetsForwarded;
     case PacketSettingsModel::Dropped: return stats::dropCount(c);
@@ -414,6 +414,11 @@ QVariant PacketSettingsModel::headerData(int section, Qt::Orientation orientatio
         case Mode: return tr("Pass Thru: not decoded, the whole packet goes to consumers. Process On Demand: the newest "
                              "packet is kept and decoded when asked. Process Entire Packet: every parameter decoded "
                              "on arrival.");
+        case Received: return tr("Packets of the type that arrived on the stream (dropped ones included)");
+        case Processed: return tr("Packets whose parameters were decoded: every packet in Process Entire Packet; in "
+                                  "Process On Demand each kept packet that a display, plot or consumer asked for "
+                                  "(counted once); none in Pass Thru");
+        case Recorded: return tr("Packets written to the recording");
         case Forwarded: return tr("Packets handed to every destination of the type");
         case Dropped: return tr("Packets dropped at a full network, process, record or forward queue");
         default: return {};
