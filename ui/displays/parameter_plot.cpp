@@ -185,6 +185,7 @@ std::size_t ParameterPlot::poll()
         if (n < m_buffer.size())
             break;
     }
+    noteUndecodedCurves();
     for (std::size_t c = 0; c < m_pending.size(); ++c) {
         if (m_pending[c].empty())
             continue;
@@ -193,6 +194,22 @@ std::size_t ParameterPlot::poll()
     }
     m_samplesTaken += total;
     return total;
+}
+
+void ParameterPlot::noteUndecodedCurves()
+{
+    m_undecoded.resize(m_keys.size(), false);
+    for (std::size_t c = 0; c < m_keys.size(); ++c) {
+        const auto [streamId, parameterId] = m_keys[c];
+        if (m_station.streamName(streamId).empty())
+            continue; // the stream was removed: the curve keeps its history
+        const auto type = m_station.types().parameter(parameterId).typeIndex;
+        const bool undecoded = m_station.mode(streamId, type) == config::ProcessingMode::PassThru;
+        if (undecoded == m_undecoded[c])
+            continue;
+        m_undecoded[c] = undecoded;
+        m_plot->setCurveNote(static_cast<int>(c), undecoded ? tr("not decoded: its packet type is Pass Thru here") : QString());
+    }
 }
 
 QJsonObject ParameterPlot::spec() const

@@ -90,6 +90,8 @@ protected:
 
 private:
     void subscribe();
+    // Each curve whose packet type is not decoded on its stream (Pass Thru) says so in the legend.
+    void noteUndecodedCurves();
     void addFromEdit();
     void showMessage(const QString& text, bool error);
     [[nodiscard]] int plotAt(const QPoint& position) const;
@@ -110,6 +112,7 @@ private:
     std::vector<std::pair<std::uint16_t, std::uint32_t>> m_keys;
     std::vector<pipeline::ParameterSample> m_buffer;
     std::vector<std::vector<Sample>> m_pending; // per curve, reused between polls
+    std::vector<bool> m_undecoded;               // per curve: the note shown
     std::uint64_t m_samplesTaken = 0;
 };
 

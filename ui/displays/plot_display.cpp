@@ -88,6 +88,7 @@ struct PlotDisplay::Plot {
 };
 
 struct PlotDisplay::Curve {
+    QString name;                           // as given; the legend adds a note to it
     std::unique_ptr<SampleHistory> history; // DecimatedSeries refers to it: its address must not change
     HideableCurve* item = nullptr;          // owned by its plot
     DecimatedSeries* data = nullptr;        // owned by item
@@ -291,6 +292,7 @@ int PlotDisplay::addCurve(int plotIndex, const QString& name, const QColor& colo
     curve->history = std::make_unique<SampleHistory>(historyCapacity);
     curve->plotIndex = plotIndex;
     curve->axis = axis;
+    curve->name = name;
     curve->item = new HideableCurve(name);
     curve->item->setPen(color, 1.0);
     curve->item->setYAxis(yAxisOf(axis));
@@ -337,6 +339,14 @@ int PlotDisplay::addCurve(int plotIndex, const QString& name, const QColor& colo
     m_curves.push_back(std::move(curve));
     m_dirty = true;
     return curveCount() - 1;
+}
+
+void PlotDisplay::setCurveNote(int curveId, const QString& note)
+{
+    if (curveId < 0 || curveId >= curveCount())
+        return;
+    Curve& c = *m_curves[static_cast<std::size_t>(curveId)];
+    c.item->setTitle(note.isEmpty() ? c.name : tr("%1 (%2)").arg(c.name, note));
 }
 
 QwtPlotCurve* PlotDisplay::curve(int curveId) const

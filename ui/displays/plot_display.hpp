@@ -73,6 +73,8 @@ public:
                  std::size_t historyCapacity = SampleHistory::kDefaultCapacity);
     [[nodiscard]] int curveCount() const noexcept { return static_cast<int>(m_curves.size()); }
     [[nodiscard]] QwtPlotCurve* curve(int curveId) const;
+    // A note after the curve's name in the legend ("" = none): why it gets no samples.
+    void setCurveNote(int curveId, const QString& note);
     // Precondition: 0 <= curveId < curveCount().
     [[nodiscard]] const SampleHistory& history(int curveId) const;
     // The points drawn at the last redraw (after decimation); empty for an unknown curve.
