@@ -208,16 +208,6 @@ void MainWindow::createMenus()
 void MainWindow::connectViews()
 {
     connect(m_streams, &StreamsPanel::currentStreamChanged, m_packets, &PacketTable::setStream);
-    connect(m_streams, &StreamsPanel::addStreamRequested, this, [this](const config::StreamProfile& s) {
-        QString error;
-        if (!m_session.addStream(s, &error))
-            report(tr("Add stream"), error);
-    });
-    connect(m_streams, &StreamsPanel::editStreamRequested, this, [this](const QString& name, const config::StreamProfile& s) {
-        QString error;
-        if (!m_session.replaceStream(name, s, &error))
-            report(tr("Edit stream"), error);
-    });
     connect(m_streams, &StreamsPanel::removeStreamRequested, this, [this](const QString& name) {
         QString error;
         if (!m_session.removeStream(name, &error))

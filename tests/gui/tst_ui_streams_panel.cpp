@@ -321,7 +321,13 @@ private slots:
         StreamsPanel panel(*session);
         panel.setStation(session->station());
         panel.show();
-        QSignalSpy added(&panel, &StreamsPanel::addStreamRequested);
+        QList<config::StreamProfile> added; // what the dialog composed, not applied (these need not open here)
+        panel.setStreamChanges(
+            [&](const config::StreamProfile& s, QString*) {
+                added << s;
+                return true;
+            },
+            {});
         QString composed;
         const bool seen = withDialog(
             panel, [&] { click(panel.toolBar(), panel.addStreamAction()); },
@@ -345,7 +351,7 @@ private slots:
         QVERIFY(seen);
         QCOMPARE(composed, expected);
         QCOMPARE(added.count(), 1);
-        const auto profile = added.at(0).at(0).value<config::StreamProfile>();
+        const auto& profile = added.at(0);
         QCOMPARE(profile.name, std::string("down_link-2"));
         QCOMPARE(QString::fromStdString(profile.source), expected);
         QCOMPARE(profile.transportHeaderBytes, 12u);
@@ -527,7 +533,11 @@ private slots:
         StreamsPanel panel(*session);
         panel.setStation(session->station());
         panel.show();
-        QSignalSpy edited(&panel, &StreamsPanel::editStreamRequested);
+        QList<QPair<QString, config::StreamProfile>> edited; // what the dialog composed, not applied
+        panel.setStreamChanges({}, [&](const QString& oldName, const config::StreamProfile& s, QString*) {
+            edited << qMakePair(oldName, s);
+            return true;
+        });
 
         // Unchanged: OK emits nothing (there is nothing to rebuild).
         panel.setCurrentStream(QStringLiteral("mc"));
@@ -545,11 +555,11 @@ private slots:
                                QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
                            }));
         QCOMPARE(edited.count(), 1);
-        QCOMPARE(edited.at(0).at(0).toString(), QStringLiteral("mc"));
+        QCOMPARE(edited.at(0).first, QStringLiteral("mc"));
         auto expected = multicast;
         expected.name = "multicast";
         expected.source = "udp://239.192.0.1:5001?iface=127.0.0.1";
-        QVERIFY(edited.at(0).at(1).value<config::StreamProfile>() == expected);
+        QVERIFY(edited.at(0).second == expected);
 
         // Playback speed changed by double-clicking the row (also Edit…).
         panel.setCurrentStream(QStringLiteral("replay"));
@@ -567,8 +577,8 @@ private slots:
                                QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
                            }));
         QCOMPARE(edited.count(), 2);
-        QCOMPARE(edited.at(1).at(0).toString(), QStringLiteral("replay"));
-        QCOMPARE(edited.at(1).at(1).value<config::StreamProfile>().source, std::string("file:///nowhere/rec?speed=4"));
+        QCOMPARE(edited.at(1).first, QStringLiteral("replay"));
+        QCOMPARE(edited.at(1).second.source, std::string("file:///nowhere/rec?speed=4"));
     }
 
     // Remove asks first (No: nothing; Yes: the request); without confirmation it asks nothing.
@@ -661,6 +671,72 @@ private slots:
         QVERIFY(panel.stopStreamAction()->isEnabled());
     }
 
+    // Add… and Edit… apply through the session, live: what the running station refuses (a port in
+    // use) is shown in the dialog, which stays open, and nothing changes; a valid stream joins (or
+    // changes) while the other streams keep running on the same station.
+    void refusedChangeKeepsDialogOpen()
+    {
+        auto holder = makeSession({stream("holder", "tcp-listen://127.0.0.1:0")});
+        const std::uint16_t taken = holder->station()->localPort("holder");
+        QVERIFY(taken != 0);
+        auto session = twoStreams();
+        auto* station = session->station();
+        QVERIFY(station->running());
+        StreamsPanel panel(*session);
+        panel.setStation(station);
+        panel.show();
+        const auto typeServer = [](StreamDialog& d, std::uint16_t port) {
+            child<QComboBox>(&d, "transportCombo")->setCurrentIndex(StreamDialog::TcpServer);
+            typeInto(child<QLineEdit>(&d, "hostEdit"), QStringLiteral("127.0.0.1"));
+            typeInto(child<QLineEdit>(&d, "portEdit"), QString::number(port));
+            QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
+        };
+
+        QString refused;
+        QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.addStreamAction()); },
+                           [&](StreamDialog& d) {
+                               typeServer(d, taken);
+                               QVERIFY(d.isVisible()); // refused: still open, with the reason
+                               refused = shownError(d);
+                               QCOMPARE(d.refusal(), refused);
+                               // Corrected in the same dialog: accepted and closed.
+                               typeServer(d, 0);
+                               QVERIFY(!d.isVisible());
+                           }));
+        QVERIFY2(!refused.isEmpty(), "the refusal is shown");
+        QCOMPARE(session->station(), station);
+        QCOMPARE(session->streamNames(), (QStringList{"tm", "spare", "stream3"}));
+        QVERIFY(station->streamRunning("tm"));
+        QVERIFY(station->streamRunning("stream3"));
+        QCOMPARE(panel.currentStream(), QStringLiteral("stream3"));
+        const std::uint16_t port = station->localPort("stream3");
+        QVERIFY(port != 0 && port != taken);
+
+        // Edited onto the taken port: refused in the dialog; the stream keeps its port and runs on.
+        QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.editStreamAction()); },
+                           [&](StreamDialog& d) {
+                               typeInto(child<QLineEdit>(&d, "portEdit"), QString::number(taken));
+                               QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
+                               QVERIFY(d.isVisible());
+                               QVERIFY(!shownError(d).isEmpty());
+                           }));
+        QCOMPARE(station->localPort("stream3"), port);
+        QVERIFY(station->streamRunning("stream3"));
+        // Renamed, with a transport header: changed live on the same station, and still selected.
+        QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.editStreamAction()); },
+                           [&](StreamDialog& d) {
+                               typeInto(child<QLineEdit>(&d, "nameEdit"), QStringLiteral("downlink"));
+                               typeInto(child<QLineEdit>(&d, "transportHeaderEdit"), QStringLiteral("8"));
+                               QTest::mouseClick(child<QPushButton>(&d, "okButton"), Qt::LeftButton);
+                               QVERIFY(!d.isVisible());
+                           }));
+        QCOMPARE(session->station(), station);
+        QCOMPARE(session->streamNames(), (QStringList{"tm", "spare", "downlink"}));
+        QVERIFY(station->streamRunning("downlink"));
+        QVERIFY(station->streamRunning("tm"));
+        QCOMPARE(panel.currentStream(), QStringLiteral("downlink"));
+    }
+
     // The current stream is announced; a new station (even after none) selects it again by name; no
     // station, no rows; an added or renamed stream is selected once the new station has it.
     void currentStreamFollowsSelection()
@@ -702,9 +778,6 @@ private slots:
         // Added live (the same station; the panel follows the session's streamsChanged): the new stream
         // becomes current.
         auto* station = session->station();
-        connect(&panel, &StreamsPanel::addStreamRequested, this, [&](const config::StreamProfile& added) {
-            QVERIFY(session->addStream(added));
-        });
         QVERIFY(withDialog(panel, [&] { click(panel.toolBar(), panel.addStreamAction()); },
                            [](StreamDialog& d) {
                                QCOMPARE(child<QLineEdit>(&d, "nameEdit")->text(), QStringLiteral("stream3"));

@@ -1,5 +1,7 @@
 #include "ui/widgets/streams_panel.hpp"
 
+#include "core/pipeline/station.hpp"
+
 #include "ui/dialogs/stream_dialog.hpp"
 #include "ui/models/streams_model.hpp"
 #include "ui/session/station_session.hpp"
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace telestation::ui {
 
@@ -241,16 +244,34 @@ QString StreamsPanel::newStreamName() const
     }
 }
 
+void StreamsPanel::setStreamChanges(AddStream add, ReplaceStream replace)
+{
+    m_addStream = std::move(add);
+    m_replaceStream = std::move(replace);
+}
+
+bool StreamsPanel::stationOpensSources() const
+{
+    const auto* station = m_session.station();
+    return station && station->running();
+}
+
 void StreamsPanel::addStream()
 {
     config::StreamProfile initial;
     initial.name = newStreamName().toStdString();
     StreamDialog dialog(initial, m_model->streamNames(), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const config::StreamProfile added = dialog.profile();
-    m_chosen = QString::fromStdString(added.name); // selected once the session's new station has it
-    Q_EMIT addStreamRequested(added);
+    // A running station opens the source itself (and refuses with the reason); a stopped one only
+    // stores it, so the dialog tries it first.
+    dialog.setCheckOpening(!stationOpensSources());
+    dialog.setApply([this](const config::StreamProfile& added, QString* error) {
+        const QString previous = std::exchange(m_chosen, QString::fromStdString(added.name)); // selected once listed
+        const bool done = m_addStream ? m_addStream(added, error) : m_session.addStream(added, error);
+        if (!done)
+            m_chosen = previous;
+        return done;
+    });
+    dialog.exec();
 }
 
 void StreamsPanel::editStream()
@@ -263,13 +284,20 @@ void StreamsPanel::editStream()
     QStringList others = m_model->streamNames();
     others.removeAll(oldName);
     StreamDialog dialog(initial, others, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const config::StreamProfile edited = dialog.profile();
-    if (edited == initial)
-        return; // nothing to rebuild
-    m_chosen = QString::fromStdString(edited.name); // follows a rename
-    Q_EMIT editStreamRequested(oldName, edited);
+    // The stream holds its own port while it runs: a running station reopens it (falling back to the
+    // same socket), so only a stopped one lets the dialog try the source.
+    dialog.setCheckOpening(!stationOpensSources());
+    dialog.setApply([this, &initial, &oldName](const config::StreamProfile& edited, QString* error) {
+        if (edited == initial)
+            return true; // nothing to change
+        const QString previous = std::exchange(m_chosen, QString::fromStdString(edited.name)); // follows a rename
+        const bool done = m_replaceStream ? m_replaceStream(oldName, edited, error)
+                                          : m_session.replaceStream(oldName, edited, error);
+        if (!done)
+            m_chosen = previous;
+        return done;
+    });
+    dialog.exec();
 }
 
 void StreamsPanel::removeStream()

@@ -2,9 +2,10 @@
 // progress, source) with a toolbar — Add…, Edit…, Remove, Start, Stop. It shows the session's
 // snapshot of each tick (once a second) while visible, and the latest one at once when shown.
 //
-// The panel changes nothing itself: each button emits a request (the session adds, replaces or
-// removes the stream and rebuilds the station, or starts / stops it) and the next refresh shows the
-// result.
+// Add… and Edit… apply the operator's stream from inside the dialog (by default the session's live
+// addStream / replaceStream; the other streams keep running): a refusal — a port in use, a host that
+// does not resolve — is shown in the dialog, which stays open. Remove, Start and Stop emit a request
+// (the main window hands it to the session) and the next refresh shows the result.
 #pragma once
 
 #include "core/config/station_profile.hpp"
@@ -13,6 +14,8 @@
 #include <QMetaType>
 #include <QString>
 #include <QWidget>
+
+#include <functional>
 
 class QAction;
 class QTableView;
@@ -31,8 +34,15 @@ class StreamsPanel : public QWidget {
     Q_OBJECT
 
 public:
+    // What Add… and Edit… do with the stream the operator entered: false with the reason when refused.
+    using AddStream = std::function<bool(const config::StreamProfile& stream, QString* error)>;
+    using ReplaceStream = std::function<bool(const QString& oldName, const config::StreamProfile& stream, QString* error)>;
+
     explicit StreamsPanel(StationSession& session, QWidget* parent = nullptr);
     ~StreamsPanel() override;
+
+    // Replaces the session's addStream / replaceStream (tests that only look at what the dialog composed).
+    void setStreamChanges(AddStream add, ReplaceStream replace);
 
     // nullptr: no station (none yet, or being rebuilt). The stream selected last is selected again when
     // a later station has it (else the first stream).
@@ -66,8 +76,6 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void currentStreamChanged(const QString& name);
-    void addStreamRequested(const telestation::config::StreamProfile& stream);
-    void editStreamRequested(const QString& oldName, const telestation::config::StreamProfile& stream);
     void removeStreamRequested(const QString& name);
     void startStreamRequested(const QString& name);
     void stopStreamRequested(const QString& name);
@@ -80,6 +88,7 @@ private:
     void updateActions();
     [[nodiscard]] int currentRow() const;
     [[nodiscard]] QString newStreamName() const;
+    [[nodiscard]] bool stationOpensSources() const;
 
     StreamsModel* m_model = nullptr;
     QTableView* m_view = nullptr;
@@ -90,6 +99,8 @@ private:
     QAction* m_start = nullptr;
     QAction* m_stop = nullptr;
     StationSession& m_session;
+    AddStream m_addStream;
+    ReplaceStream m_replaceStream;
     QString m_current;
     // The stream last selected: selected again when a rebuilt station (even after none) has it.
     QString m_chosen;
