@@ -8,11 +8,11 @@
 #include "sim/gui/stream_panel.hpp"
 #include "sim/gui/stream_table_model.hpp"
 #include "telestation_version.hpp"
+#include "ui/dialogs/file_dialog_folder.hpp"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QHeaderView>
@@ -609,18 +609,31 @@ QString SimMainWindow::saveScenario(const QString& path)
 
 void SimMainWindow::openScenarioInteractively()
 {
-    const QString dir = m_scenarioPath.isEmpty() ? QDir::currentPath() : QFileInfo(m_scenarioPath).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), dir, tr("Scenarios (*.json);;All files (*)"));
+    // Starts where the open scenario is (the installed examples at first), else the folder last used.
+    const QString path = ui::FileDialogFolder::openFile(this, kScenarioFolder, tr("Open scenario"),
+                                                        tr("Scenarios (*.json);;All files (*)"), m_scenarioPath);
     if (path.isEmpty())
         return;
     if (const QString error = openScenario(path); !error.isEmpty())
         QMessageBox::warning(this, tr("Open scenario"), tr("Cannot open %1:\n\n%2").arg(QDir::toNativeSeparators(path), error));
 }
 
+QString SimMainWindow::saveSuggestion() const
+{
+    // The scenario's own file, unless it is the installed example or cannot be written: then its name
+    // in the folder last used (or home), never the installation or the working directory.
+    const QFileInfo current(m_scenarioPath);
+    const bool ownFile = !m_scenarioPath.isEmpty() && current.absoluteFilePath() != QFileInfo(exampleScenarioPath()).absoluteFilePath() &&
+                         QFileInfo(current.absolutePath()).isWritable();
+    if (ownFile)
+        return current.absoluteFilePath();
+    return ui::FileDialogFolder(kScenarioFolder).suggestion(m_scenarioPath.isEmpty() ? QStringLiteral("scenario.json") : current.fileName());
+}
+
 void SimMainWindow::saveScenarioInteractively()
 {
-    const QString suggestion = m_scenarioPath.isEmpty() ? QDir::current().filePath(QStringLiteral("scenario.json")) : m_scenarioPath;
-    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario as"), suggestion, tr("Scenarios (*.json);;All files (*)"));
+    QString path = ui::FileDialogFolder::saveFile(this, kScenarioFolder, tr("Save scenario as"), saveSuggestion(),
+                                                  tr("Scenarios (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())

@@ -53,6 +53,8 @@ protected:
 
 private:
     static constexpr int kRefreshMs = 250;
+    // The file dialogs' purpose (ui/dialogs/file_dialog_folder.hpp): scenarios remember their own folder.
+    static inline const QString kScenarioFolder = QStringLiteral("scenarios");
 
     void createActions();
     void createMenus();
@@ -81,6 +83,8 @@ private:
     QString replaceStream(std::size_t index, const StreamConfig& config);
     void openScenarioInteractively();
     void saveScenarioInteractively();
+    // Where "Save scenario as" proposes to save (see the .cpp).
+    [[nodiscard]] QString saveSuggestion() const;
     void showAbout();
 
     std::unique_ptr<Simulator> m_simulator;

@@ -18,6 +18,10 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QScopeGuard>
+#include <QSettings>
 #include <QLabel>
 #include <QLayout>
 #include <QLineEdit>
@@ -35,6 +39,7 @@
 #include <QUdpSocket>
 #include <QtTest>
 
+#include <functional>
 #include <memory>
 
 using namespace telestation;
@@ -390,6 +395,83 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("NoSuchPacket")), qPrintable(error));
         QCOMPARE(window->simulator().scenario().streams, (std::vector<sim::StreamConfig>{alpha, beta}));
         QCOMPARE(child<QTableView>(*window, "streamTable")->model()->rowCount(), 2);
+    }
+
+    // The scenario file dialogs start in a folder the operator chose, never in the installation or the
+    // working directory: "Save scenario as" on the installed example proposes its name at home; once
+    // saved somewhere, Save as and Open start there.
+    void scenarioDialogsStartInSensibleFolders()
+    {
+        QTemporaryDir settings, home, working, chosen;
+        QVERIFY(settings.isValid() && home.isValid() && working.isValid() && chosen.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", home.path().toLocal8Bit());
+        const QString oldWorking = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(working.path()));
+        QApplication::setAttribute(Qt::AA_DontUseNativeDialogs);
+        const auto restore = qScopeGuard([&] {
+            qputenv("HOME", oldHome);
+            QDir::setCurrent(oldWorking);
+        });
+        const auto canonical = [](const QString& path) { return QFileInfo(path).canonicalFilePath(); };
+
+        auto window = makeWindow({});
+        QCOMPARE(window->openExample(), QString());
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        // Runs `drive` on the file dialog `action` opens; false when none opened.
+        const auto withFileDialog = [&](const char* action, const std::function<void(QFileDialog&)>& drive) {
+            bool seen = false;
+            QTimer::singleShot(0, window.get(), [&] {
+                auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+                if (!dialog)
+                    return;
+                seen = true;
+                drive(*dialog);
+                if (dialog->isVisible())
+                    dialog->reject();
+            });
+            child<QAction>(*window, action)->trigger();
+            return seen;
+        };
+
+        // The example is open: Save as proposes demo.json at home, not in the installed data.
+        QVERIFY(withFileDialog("saveScenarioAction", [&](QFileDialog& d) {
+            QCOMPARE(canonical(d.directory().absolutePath()), canonical(home.path()));
+            QCOMPARE(d.selectedFiles().value(0).section(QLatin1Char('/'), -1), QStringLiteral("demo.json"));
+        }));
+        // Saved into a folder of the operator's: the file and the folder are remembered.
+        const QString saved = chosen.filePath(QStringLiteral("pass-42.json"));
+        QVERIFY(withFileDialog("saveScenarioAction", [&](QFileDialog& d) {
+            d.selectFile(saved);
+            static_cast<QDialog&>(d).accept();
+        }));
+        QVERIFY(QFile::exists(saved));
+        QVERIFY(window->windowTitle().contains(QStringLiteral("pass-42.json")));
+        QVERIFY(withFileDialog("saveScenarioAction", [&](QFileDialog& d) {
+            QCOMPARE(canonical(d.directory().absolutePath()), canonical(chosen.path()));
+            QCOMPARE(canonical(d.selectedFiles().value(0)), canonical(saved));
+        }));
+        QVERIFY(withFileDialog("openScenarioAction", [&](QFileDialog& d) {
+            QCOMPARE(canonical(d.directory().absolutePath()), canonical(chosen.path()));
+        }));
+        // A new window without a scenario: Open starts in the folder used last, not the working directory.
+        auto fresh = makeWindow({});
+        fresh->show();
+        QVERIFY(QTest::qWaitForWindowExposed(fresh.get()));
+        bool seen = false;
+        QTimer::singleShot(0, fresh.get(), [&] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (!dialog)
+                return;
+            seen = true;
+            QCOMPARE(canonical(dialog->directory().absolutePath()), canonical(chosen.path()));
+            dialog->reject();
+        });
+        child<QAction>(*fresh, "openScenarioAction")->trigger();
+        QVERIFY(seen);
     }
 
     void addStreamDialog()
