@@ -171,6 +171,9 @@ void MainWindow::createMenus()
     updateRecentMenu();
 
     auto* stream = menuBar()->addMenu(tr("&Streams"));
+    stream->addAction(tr("&Add Stream…"), QKeySequence(tr("Ctrl+Shift+A")), m_streams, &StreamsPanel::addStream);
+    stream->addAction(tr("&Edit Stream…"), QKeySequence(tr("Ctrl+Shift+E")), m_streams, &StreamsPanel::editStream);
+    stream->addSeparator();
     stream->addAction(tr("Start &All"), this, [this] {
         QStringList errors; // one message for all of them: the first and how many more
         for (const auto& name : m_session.streamNames()) {

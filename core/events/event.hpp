@@ -55,7 +55,7 @@ struct Event {
     std::int64_t timeNs = 0;    // when it happened (realtime clock, ns since the Unix epoch)
     Severity severity = Severity::Info;
     EventKind kind = EventKind::Station;
-    std::string stream;         // "" for the station as a whole
+    std::string stream;         // "" for the station as a whole; "a, b" for a forward destination several streams share
     std::string packetType;     // the packet type's name where one applies, else ""
     std::string parameter;      // the parameter's qualified name for limits and alarms, else ""
     std::string detail;         // what tells sources of one kind apart: "APID 7", a queue's name, a reason

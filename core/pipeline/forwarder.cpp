@@ -2,6 +2,7 @@
 
 #include "core/io/endpoint.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace telestation::pipeline {
@@ -26,7 +27,7 @@ io::Sender* Forwarder::open(std::size_t index)
     auto sender = endpoint ? io::openSender(*endpoint, o) : Result<std::unique_ptr<io::Sender>>(endpoint.error());
     if (!sender) {
         d.retryAt = now + 5s;
-        m_core.event(events::EventKind::Forward, events::Severity::Error, "", "forward to " + d.url + ": " + sender.error().toString() + " (retrying in 5 s)", d.url);
+        m_core.event(events::EventKind::Forward, events::Severity::Error, d.streams, "forward to " + d.url + ": " + sender.error().toString() + " (retrying in 5 s)", d.url);
         std::lock_guard lock(m_core.forwards.mutex);
         m_core.forwards.destinations[index].state = "error: " + sender.error().message;
         return nullptr;
@@ -54,10 +55,10 @@ void Forwarder::publish(std::size_t index, bool withState)
     using Link = Destination::Link;
     if (connected && d.link != Link::Up) {
         d.link = Link::Up;
-        m_core.event(events::EventKind::Forward, events::Severity::Info, "", "forward destination " + d.url + " is up", d.url);
+        m_core.event(events::EventKind::Forward, events::Severity::Info, d.streams, "forward destination " + d.url + " is up", d.url);
     } else if (!connected && (d.link == Link::Up || (d.link == Link::Unknown && st.notSent > 0))) {
         d.link = Link::Down;
-        m_core.event(events::EventKind::Forward, events::Severity::Warning, "", "forward destination " + d.url + " is down", d.url);
+        m_core.event(events::EventKind::Forward, events::Severity::Warning, d.streams, "forward destination " + d.url + " is down", d.url);
     }
     if (!withState)
         return;
@@ -76,7 +77,8 @@ void Forwarder::beforeRound()
     auto& live = m_core.settings;
     refreshIfChanged(live.version, m_settingsVersion, live.mutex, [&] { // the packets carry the router's choice
         for (std::size_t i = m_destinations.size(); i < live.destinations.size(); ++i)
-            m_destinations.push_back(Destination{live.destinations[i], nullptr, {}, Destination::Link::Unknown, {}});
+            m_destinations.push_back(Destination{live.destinations[i], {}, nullptr, {}, Destination::Link::Unknown, {}});
+        nameStreams(live);
     });
     // Senders connect and reconnect on send calls; keep idle TCP destinations moving too.
     const auto now = std::chrono::steady_clock::now();
@@ -89,6 +91,23 @@ void Forwarder::beforeRound()
                 (void)sender->send({});
             publish(d, true);
         }
+    }
+}
+
+void Forwarder::nameStreams(const LiveSettings& live)
+{
+    for (std::size_t d = 0; d < m_destinations.size(); ++d) {
+        const std::uint64_t bit = std::uint64_t{1} << d;
+        std::string names;
+        for (std::size_t i = 0; i < live.streamIds.size() && i < live.profile.streams.size(); ++i) {
+            const std::uint16_t id = live.streamIds[i];
+            if (id >= live.perType.size())
+                continue;
+            const auto& types = live.perType[id];
+            if (std::any_of(types.begin(), types.end(), [bit](const TypeSettings& t) { return (t.forwardMask & bit) != 0; }))
+                names += (names.empty() ? "" : ", ") + live.profile.streams[i].name;
+        }
+        m_destinations[d].streams = std::move(names);
     }
 }
 

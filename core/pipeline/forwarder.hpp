@@ -24,6 +24,7 @@ public:
 private:
     struct Destination {
         std::string url;
+        std::string streams; // the streams that forward to it ("a, b"): the stream of its events
         std::unique_ptr<io::Sender> sender;
         std::chrono::steady_clock::time_point retryAt{};
         enum class Link : std::uint8_t { Unknown, Up, Down } link = Link::Unknown;
@@ -34,6 +35,7 @@ private:
     void beforeRound() override; // new destinations; every 200 ms idle TCP destinations kept moving
     void handle(Stream& stream, std::span<const PacketHandle> batch) override;
 
+    void nameStreams(const LiveSettings& live); // each destination's `streams`, with the settings
     [[nodiscard]] io::Sender* open(std::size_t index); // nullptr while it cannot be opened
     void publish(std::size_t index, bool withState);
 

@@ -774,10 +774,9 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
         st.flushEvents(); // what the event thread has not reported yet
         const auto events = st.events();
         const auto* downEvent = findEvent(events, events::Severity::Warning, {destination, "down"});
-        // Engine bug (reported): the forwarder announces "is down" only on a change from connected, so a
-        // destination that was never up is never reported (core/pipeline/station.cpp, forwarderLoop,
-        // publish(): wasConnected starts false).
+        // Reported even though it was never up; the event names the stream that forwards to it.
         QVERIFY2(downEvent, eventList(events).c_str());
+        QCOMPARE(downEvent->stream, std::string("tm"));
     }
 
     // Up.
@@ -787,6 +786,7 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
     // The event follows the state change (published just before it).
     const auto upEvent = [&] { return findEvent(st.events(), events::Severity::Info, {destination, "is up"}); };
     QVERIFY2(waitUntil([&] { return upEvent() != nullptr; }), eventList(st.events()).c_str());
+    QCOMPARE(upEvent()->stream, std::string("tm"));
     const auto second = test::sendPackets(st, "tm", {"Packet5"}, 300, 5000);
     QVERIFY(settle(st, "tm", first.sent.packets + second.sent.packets));
     QVERIFY(waitUntil([&] { return listener.size() >= second.sent.bytes; }));
