@@ -202,6 +202,7 @@ int PlotDisplay::addPlot(const QString& title)
     // Small enough for two plots in a display beside the tables on a 1366×768 screen; Qwt's own hint
     // (axes, title and legend at full length) would ask for 850 px.
     plot->setMinimumSize(240, 90);
+    plot->setContentsMargins(0, 0, 6, 0); // the legend's frames clear the window's edge
     plot->installEventFilter(this); // a click on its title, axes or legend selects it without zooming
 
     setUtcTimeAxis(*plot, QwtAxis::XBottom);
