@@ -53,6 +53,10 @@ struct LiveSettings {
                 return profile.streams[i];
         throw std::out_of_range("no stream " + std::to_string(id) + " in the live settings");
     }
+    [[nodiscard]] const config::StreamProfile& streamProfile(std::uint16_t id) const
+    {
+        return const_cast<LiveSettings&>(*this).streamProfile(id);
+    }
 };
 
 // A worker's copy of a versioned master (settings, subscriptions): taken under the master's mutex only

@@ -47,6 +47,7 @@ struct Station::Impl {
     // The stream `name`, or an error that says there is none.
     Result<Stream*> stream(std::string_view name) const;
     void setEnabled(Stream& s, bool enabled);
+    [[nodiscard]] bool enabled(const Stream& s) const; // whether the profile receives it now
 
     StationCore core;
     std::array<std::unique_ptr<Worker>, 4> workers; // router first: the others end after it
@@ -87,6 +88,12 @@ Result<Stream*> Station::Impl::stream(std::string_view name) const
     if (Stream* s = core.findStream(name))
         return s;
     return Error{"no stream named " + std::string(name), {}};
+}
+
+bool Station::Impl::enabled(const Stream& s) const
+{
+    std::lock_guard lock(core.settings.mutex);
+    return core.settings.streamProfile(s.id).enabled;
 }
 
 void Station::Impl::setEnabled(Stream& s, bool enabled)
@@ -161,7 +168,8 @@ Status Station::start()
         return {};
     std::string problems;
     d.core.streams.forEach([&](Stream& s) {
-        if (s.profile.enabled)
+        // The live settings' word, not the stream's copy: a playback that finished turned itself off there.
+        if (d.enabled(s))
             if (auto st = d.open(s); !st)
                 problems += (problems.empty() ? "" : "\n") + ("stream " + s.profile.name + ": " + st.error().message);
     });

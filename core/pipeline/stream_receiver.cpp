@@ -90,7 +90,6 @@ private:
 void receive(StationCore& core, Stream& s)
 {
     StreamSink sink(s, *core.pool, core.types, core.routerBell);
-    bool reportedEnd = false;
     std::uint64_t connects = 0, disconnects = 0, kernelDrops = 0, framingErrors = 0, skippedBytes = 0;
     std::optional<std::chrono::steady_clock::time_point> pausedSince;
     while (!s.stopRequested.load(std::memory_order_relaxed)) {
@@ -134,12 +133,12 @@ void receive(StationCore& core, Stream& s)
             framingErrors = rs.framingErrors;
             skippedBytes = rs.skippedBytes;
         }
-        if (!reportedEnd && s.source->finished()) {
-            reportedEnd = true;
+        if (s.source->finished()) {
             // Done stays done: the profile no longer starts it (Start plays it again from the beginning).
             core.setPlayback(s.profile.name, false, 0);
             core.event(events::EventKind::Playback, events::Severity::Info, s.profile.name,
                        "playback finished; it stays stopped until started again (from the beginning)", "finished");
+            break; // stopped by itself: not running; the source stays to show its state and progress
         }
     }
     // Stopping (the stream stops, is removed or its source changes): what the socket holds already

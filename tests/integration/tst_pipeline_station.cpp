@@ -315,8 +315,8 @@ void TestStation::playbackPausesWhereItIs()
 }
 
 // A playback stopped midway is kept in the profile stopped, with its position; the next station resumes
-// it there and plays exactly the rest. Once finished it stays finished: the profile no longer starts
-// it; Start plays it again from the beginning.
+// it there and plays exactly the rest. Once finished it stays finished: neither the profile, nor a live
+// change, nor a stop and start of the station starts it; Start plays it again from the beginning.
 void TestStation::playbackStaysFinishedAndResumesWhereStopped()
 {
     QTemporaryDir dir;
@@ -363,9 +363,22 @@ void TestStation::playbackStaysFinishedAndResumesWhereStopped()
     QVERIFY((*third)->start());
     QVERIFY(!(*third)->streamRunning("replay"));
     (*third)->stop();
+    // ... nor does a live change of the station (another stream added) or a stop and start of it.
+    config::StreamProfile other;
+    other.name = "other";
+    other.source = "udp://127.0.0.1:0";
+    QVERIFY(st.addStream(other));
+    QVERIFY(!st.streamRunning("replay"));
+    st.stop();
+    QVERIFY(st.start());
+    QVERIFY(st.streamRunning("other"));
+    QVERIFY(!st.streamRunning("replay"));
+    QVERIFY(st.waitIdle(5s));
+    const std::uint64_t before = received(st);
+    QCOMPARE(st.profile().streams[0].enabled, false);
     // ... and Start plays it again from the beginning.
     QVERIFY(st.startStream("replay"));
-    QTRY_VERIFY_WITH_TIMEOUT(received(st) == 400 - playedFirst + 400, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(received(st) == before + 400, 10000);
     QTRY_VERIFY_WITH_TIMEOUT(st.playbackFinished(), 5000);
     st.stop();
 }
