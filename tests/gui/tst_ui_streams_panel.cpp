@@ -288,6 +288,39 @@ private slots:
         QCOMPARE(value(model, 0, StreamsModel::Progress).toDouble(), finished);
         QCOMPARE(finished, 1.0);
         QCOMPARE(cell(model, 0, StreamsModel::Progress), QStringLiteral("100 %"));
+
+        // Finished stays finished: stopped by itself (Start offered, Stop not), "played back" in its state,
+        // across a live change of the station and a reopened profile.
+        const auto stoppedAndFinished = [&] {
+            session->snapshots().tick();
+            panel.refresh();
+            const int row = model.rowOf(QStringLiteral("replay"));
+            panel.setCurrentStream(QStringLiteral("replay"));
+            return row >= 0 && !model.isRunning(row) && !session->station()->streamRunning("replay")
+                   && panel.startStreamAction()->isEnabled() && !panel.stopStreamAction()->isEnabled();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(stoppedAndFinished(), 5000);
+        QVERIFY2(cell(model, 0, StreamsModel::State).startsWith(QStringLiteral("played back")),
+                 qPrintable(cell(model, 0, StreamsModel::State)));
+        const std::uint64_t played = station->snapshot().streams.at(0).counters.packetsReceived;
+        QVERIFY(session->addStream(stream("other", "udp://127.0.0.1:0")));
+        QCOMPARE(session->station(), station);
+        QVERIFY(stoppedAndFinished());
+        const config::StationProfile kept = session->profile(); // what Save writes
+        QCOMPARE(kept.streams.at(0).enabled, false);
+        QString error;
+        QVERIFY2(session->open(kept, {}, &error), qPrintable(error));
+        panel.setStation(session->station());
+        QVERIFY(stoppedAndFinished());
+        QCOMPARE(session->station()->snapshot().streams.at(0).counters.packetsReceived, std::uint64_t{0});
+        // Start (the panel's button) plays it again, from the beginning: every record once more.
+        connect(&panel, &StreamsPanel::startStreamRequested, this,
+                [&](const QString& name) { QVERIFY(session->startStream(name)); }); // as the main window does
+        panel.setCurrentStream(QStringLiteral("replay"));
+        click(panel.toolBar(), panel.startStreamAction());
+        QTRY_VERIFY_WITH_TIMEOUT(session->station()->playbackFinished() && !session->station()->streamRunning("replay"), 15000);
+        QVERIFY(session->station()->waitIdle(std::chrono::seconds(5)));
+        QCOMPARE(session->station()->snapshot().streams.at(0).counters.packetsReceived, played);
     }
 
     // Add… opens the dialog; the pieces typed in make the profile the signal carries.

@@ -59,7 +59,28 @@ StationSession::StationSession(QObject* parent, pipeline::StationOptions options
           return m_station->snapshot();
       })
 {
+    // Before any view is handed the snapshot (connected first): the profile the views read is current.
+    connect(&m_snapshots, &SnapshotFeed::snapshotTaken, this, &StationSession::followFinishedPlaybacks);
     m_snapshots.start();
+}
+
+void StationSession::followFinishedPlaybacks(const SharedSnapshot& snapshot)
+{
+    // A playback that finished turned itself off in the station's profile (it stays stopped): the
+    // session's copy follows, so that the streams panel offers Start, not Stop, and Save keeps it stopped.
+    if (!m_station || !snapshot)
+        return;
+    for (const stats::StreamStats& s : snapshot->streams) {
+        if (s.running || s.progress < 1.0)
+            continue;
+        const auto it = std::find_if(m_profile.streams.begin(), m_profile.streams.end(),
+                                     [&](const config::StreamProfile& p) { return p.name == s.name; });
+        if (it != m_profile.streams.end() && it->enabled) {
+            m_profile = m_station->profile();
+            Q_EMIT profileChanged();
+            return;
+        }
+    }
 }
 
 StationSession::~StationSession()

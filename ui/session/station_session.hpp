@@ -138,6 +138,8 @@ Q_SIGNALS:
     void problem(const QString& text);
 
 private:
+    // Each tick: a playback that finished by itself is stopped in the session's profile too.
+    void followFinishedPlaybacks(const SharedSnapshot& snapshot);
     // After a stream was added, changed or removed: the note, the profile, the signals.
     void streamsChangedLive(const QString& stream, const QString& what);
     // Creates and starts a station for `profile` on `db`; stream failures go to `streamProblems`.
