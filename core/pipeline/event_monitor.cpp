@@ -107,7 +107,10 @@ void EventMonitor::round(bool flushAll)
 
 void EventMonitor::admit(Event e, std::int64_t nowNs)
 {
-    if (m_limiter.admit(e, nowNs))
+    // The audit trail (an operator's limit edit, an API client's control call) is never merged: each
+    // action is its own event, however quickly they follow each other.
+    const bool audit = e.kind == EventKind::LimitEdited || (e.kind == EventKind::Station && e.detail == "api");
+    if (audit || m_limiter.admit(e, nowNs))
         m_batch.push_back(std::move(e));
 }
 

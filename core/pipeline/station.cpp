@@ -341,6 +341,11 @@ Status Station::pauseStream(std::string_view name, bool paused)
     return {};
 }
 
+void Station::note(events::Severity severity, std::string stream, std::string text)
+{
+    m_impl->core.event(events::EventKind::Station, severity, std::move(stream), std::move(text), "api");
+}
+
 bool Station::streamRunning(std::string_view name) const
 {
     std::lock_guard lock(m_impl->core.streams.mutex);

@@ -117,6 +117,8 @@ public:
     // Reports now whatever is pending, every storm summary still open included (tests; before a final
     // summary). stop() does it too.
     void flushEvents();
+    // An event from outside the engine (a control call of an API client): kind Station, detail "api".
+    void note(events::Severity severity, std::string stream, std::string text);
     // The event archive's file ("" when the profile turns it off) and its trouble ("" when fine).
     [[nodiscard]] std::string eventArchivePath() const;
     [[nodiscard]] std::string eventStorageError() const;

@@ -1,0 +1,92 @@
+#include "rpc/api_server.hpp"
+
+#include <grpcpp/grpcpp.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace telestation::rpc {
+
+namespace {
+
+Result<std::string> readFile(const std::string& path, const char* what)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return Error{std::string("cannot read the API's TLS ") + what + " '" + path + "'", {}};
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string hostPort(const std::string& address, std::uint16_t port)
+{
+    const bool ipv6 = address.find(':') != std::string::npos;
+    return (ipv6 ? "[" + address + "]" : address) + ":" + std::to_string(port);
+}
+
+} // namespace
+
+bool isLoopback(const std::string& address)
+{
+    return address == "localhost" || address == "::1" || address.starts_with("127.");
+}
+
+ApiServer::ApiServer(ApiServerOptions options, std::unique_ptr<StationService> service)
+    : m_options(std::move(options)), m_service(std::move(service))
+{
+}
+
+Result<std::unique_ptr<ApiServer>> ApiServer::start(pipeline::Station& station, ApiServerOptions options)
+{
+    const bool hasTls = !options.tlsCertificate.empty() || !options.tlsKey.empty();
+    if (hasTls && (options.tlsCertificate.empty() || options.tlsKey.empty()))
+        return Error{"the API's TLS needs both a certificate and a key", {}};
+    if (!isLoopback(options.address) && (!hasTls || options.tokens.empty()))
+        return Error{"the API listens on " + options.address +
+                         " (not loopback) only with TLS (certificate and key) and at least one token",
+                     {}};
+    std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
+    if (hasTls) {
+        auto certificate = readFile(options.tlsCertificate, "certificate");
+        if (!certificate)
+            return certificate.error();
+        auto key = readFile(options.tlsKey, "key");
+        if (!key)
+            return key.error();
+        grpc::SslServerCredentialsOptions ssl;
+        ssl.pem_key_cert_pairs.push_back({*key, *certificate});
+        credentials = grpc::SslServerCredentials(ssl);
+    }
+    auto service = std::make_unique<StationService>(station, options.tokens);
+    std::unique_ptr<ApiServer> server(new ApiServer(options, std::move(service)));
+    int port = 0;
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort(hostPort(options.address, options.port), credentials, &port);
+    builder.RegisterService(server->m_service.get());
+    builder.SetMaxReceiveMessageSize(options.maxRequestBytes);
+    server->m_server = builder.BuildAndStart();
+    if (!server->m_server || port == 0)
+        return Error{"the API cannot listen on " + hostPort(options.address, options.port) +
+                         " (in use, or not an address of this machine)",
+                     {}};
+    server->m_port = static_cast<std::uint16_t>(port);
+    return server;
+}
+
+ApiServer::~ApiServer()
+{
+    m_service->stop();
+    if (m_server) {
+        m_server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+        m_server->Wait();
+    }
+}
+
+std::string ApiServer::target() const
+{
+    return hostPort(m_options.address == "0.0.0.0" ? "127.0.0.1" : m_options.address, m_port);
+}
+
+} // namespace telestation::rpc

@@ -1,0 +1,311 @@
+// The user API (issue 16) over a real station, real gRPC on loopback with an ephemeral port, the C++
+// client library: every sample of a simulator run arrives in order with the in-process API's values;
+// packets arrive whole; the mission database and current values; control calls change the live settings
+// and raise events; tokens refuse what they must (counted); bad requests are refused with a reason.
+#include "clients/cpp/client.hpp"
+#include "core/api/consumer.hpp"
+#include "rpc/api_server.hpp"
+#include "tests/support/sim_traffic.hpp"
+#include "tests/support/station_fixture.hpp"
+#include "tests/support/training_mission.hpp"
+#include "tests/support/wait_until.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <thread>
+
+using namespace telestation;
+namespace v1 = telestation::v1;
+
+namespace {
+
+struct Running {
+    QTemporaryDir dir;
+    std::unique_ptr<pipeline::Station> station;
+    std::unique_ptr<rpc::ApiServer> server;
+};
+
+// A station with one UDP stream "tm" and its API server on 127.0.0.1, any free port.
+std::unique_ptr<Running> running(std::vector<rpc::AccessToken> tokens = {})
+{
+    auto r = std::make_unique<Running>();
+    r->station = test::startStation(test::stationProfile(r->dir, {test::streamProfile("tm")}), test::trainingDatabase());
+    if (!r->station)
+        return nullptr;
+    rpc::ApiServerOptions options;
+    options.tokens = std::move(tokens);
+    auto server = rpc::ApiServer::start(*r->station, options);
+    if (!server) {
+        qWarning("%s", server.error().message.c_str());
+        return nullptr;
+    }
+    r->server = std::move(*server);
+    return r;
+}
+
+bool sameValue(const v1::ParameterSample& remote, const pipeline::ParameterSample& local)
+{
+    return remote.parameter_id() == local.parameterId && remote.stream_id() == local.streamId &&
+           remote.receive_time_ns() == local.receiveTimeNs && remote.packet_time_ns() == local.packetTimeNs &&
+           remote.raw() == local.value.raw && remote.calibrated() == local.value.calibrated &&
+           remote.state() == local.value.state && remote.present() == local.value.present &&
+           static_cast<int>(remote.limit()) == static_cast<int>(local.value.limit);
+}
+
+} // namespace
+
+class TestRpcApi : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Every sample of a simulator run, in order, equal to what an in-process subscription gets.
+    void everySampleArrivesInOrderWithTheInProcessValues()
+    {
+        auto r = running();
+        QVERIFY(r);
+        const std::vector<std::string> names{"Packet5.CPU_LOAD", "Packet5.OPS_MODE", "HK_Status.BUS_VOLTAGE"};
+        api::ParameterSubscription::Options local;
+        local.parameters = names;
+        local.capacity = 1 << 20;
+        auto inProcess = api::ParameterSubscription::create(*r->station, local);
+        QVERIFY(inProcess);
+
+        client::Client station(r->server->target());
+        v1::SubscribeParametersRequest request;
+        for (const auto& n : names)
+            request.add_parameters(n);
+        request.set_capacity(1 << 20);
+        request.set_max_batch(512);
+        auto remote = station.parameters(request);
+        // The first batch names the parameters: the subscription is in place once it has come.
+        auto first = remote.next();
+        QVERIFY(first);
+        QCOMPARE(first->parameter_names_size(), 3);
+        QCOMPARE(remote.name(static_cast<std::uint32_t>(*r->station->types().parameterId("Packet5.CPU_LOAD"))),
+                 std::string("Packet5.CPU_LOAD"));
+
+        const auto sent = test::sendPackets(*r->station, "tm", {"Packet5", "HK_Status"}, 20000, 20000);
+        QVERIFY(test::settle(*r->station, "tm", sent.sent.packets));
+        const std::uint64_t expected = sent.apids.at(7).packets * 2 + sent.apids.at(100).packets;
+
+        std::vector<pipeline::ParameterSample> want(expected + 10);
+        std::size_t have = 0;
+        while (have < expected) {
+            const std::size_t n = inProcess.value()->poll(std::span(want).subspan(have));
+            QVERIFY(n > 0);
+            have += n;
+        }
+        std::size_t got = 0;
+        std::uint64_t lastDropped = 0;
+        while (got < expected) {
+            auto batch = remote.next();
+            QVERIFY2(batch, remote.status().error_message().c_str());
+            QVERIFY(batch->samples_size() <= 512);
+            for (const auto& s : batch->samples()) {
+                QVERIFY2(sameValue(s, want[got]), std::to_string(got).c_str());
+                ++got;
+            }
+            lastDropped = batch->dropped();
+            QCOMPARE(batch->delivered(), std::uint64_t{got});
+            QCOMPARE(remote.streamName(batch->samples_size() ? batch->samples(0).stream_id() : 0u), std::string("tm"));
+        }
+        QCOMPARE(got, std::size_t{expected});
+        QCOMPARE(lastDropped, std::uint64_t{0});
+        // The client appears in the statistics under its name and address.
+        const auto snapshot = r->station->snapshot();
+        const bool listed = std::any_of(snapshot.consumers.begin(), snapshot.consumers.end(), [](const auto& c) {
+            return c.name.starts_with("cpp-client (ipv4:127.0.0.1:") && c.kind == "parameters";
+        });
+        QVERIFY(listed);
+        remote.cancel();
+        QVERIFY(test::waitUntil([&] { return r->station->snapshot().consumers.size() == 1; })); // only the local one
+    }
+
+    // Raw packets as received, whole, with their stream and type.
+    void packetsArriveWhole()
+    {
+        auto r = running();
+        QVERIFY(r);
+        client::Client station(r->server->target());
+        v1::SubscribePacketsRequest request;
+        request.set_stream("tm");
+        request.set_packet_type("HK_Status");
+        request.set_capacity(65536);
+        auto packets = station.packets(request);
+        // Subscriptions start at the processor's next batch: wait until it is listed.
+        QVERIFY(test::waitUntil([&] { return !r->station->snapshot().consumers.empty(); }));
+        const auto sent = test::sendPackets(*r->station, "tm", {"Packet5", "HK_Status"}, 2000, 20000);
+        QVERIFY(test::settle(*r->station, "tm", sent.sent.packets));
+        const std::uint64_t expected = sent.apids.at(100).packets;
+        std::uint64_t got = 0, bytes = 0;
+        const auto* hk = test::trainingDatabase().findPacket("HK_Status");
+        QVERIFY(hk);
+        while (got < expected) {
+            auto batch = packets.next();
+            QVERIFY(batch);
+            for (const auto& p : batch->packets()) {
+                QCOMPARE(p.packet_type(), std::string("HK_Status"));
+                QCOMPARE(p.apid(), 100u);
+                QCOMPARE(p.frame().size(), std::size_t{hk->length});
+                QCOMPARE(p.transport_header_bytes(), 0u);
+                QVERIFY(p.receive_time_ns() > 0);
+                QCOMPARE(packets.streamName(p.stream_id()), std::string("tm"));
+                bytes += p.frame().size();
+                ++got;
+            }
+        }
+        QCOMPARE(got, expected);
+        QCOMPARE(bytes, sent.apids.at(100).bytes);
+    }
+
+    // The mission database as the station has it; current values; bad names refused with the reason.
+    void databaseCurrentValuesAndBadRequests()
+    {
+        auto r = running();
+        QVERIFY(r);
+        client::Client station(r->server->target());
+        const auto info = station.serverInfo();
+        QCOMPARE(info.schema_major(), 1u);
+        QCOMPARE(info.streams_size(), 1);
+        QCOMPARE(info.streams(0).name(), std::string("tm"));
+        QVERIFY(info.streams(0).running());
+        const auto db = station.missionDatabase();
+        const auto& local = test::trainingDatabase();
+        QCOMPARE(static_cast<std::size_t>(db.packet_types_size()), local.packets.size());
+        std::size_t parameters = 0;
+        for (const auto& type : db.packet_types()) {
+            const auto* def = local.findPacket(type.name());
+            QVERIFY(def);
+            QCOMPARE(type.apid(), std::uint32_t{def->apid});
+            QCOMPARE(static_cast<std::size_t>(type.parameters_size()), def->parameters.size());
+            for (const auto& p : type.parameters()) {
+                QCOMPARE(r->station->types().parameterId(p.qualified_name()).value_or(~0u), p.id());
+                ++parameters;
+            }
+        }
+        QCOMPARE(parameters, std::size_t{r->station->types().totalParameters()});
+
+        const auto sent = test::sendPackets(*r->station, "tm", {"Packet5"}, 10, 1000);
+        QVERIFY(test::settle(*r->station, "tm", sent.sent.packets));
+        const auto values = station.currentValues("tm", {"Packet5.CPU_LOAD"});
+        QCOMPARE(values.samples_size(), 1);
+        api::ParameterReader reader(*r->station);
+        const auto now = reader.read("tm", "Packet5.CPU_LOAD");
+        QVERIFY(now);
+        QVERIFY(sameValue(values.samples(0), *now));
+
+        try {
+            (void)station.currentValues("tm", {"Packet5.NO_SUCH"});
+            QFAIL("an unknown parameter was accepted");
+        } catch (const client::Error& e) {
+            QCOMPARE(e.code(), grpc::StatusCode::INVALID_ARGUMENT);
+            QVERIFY2(std::string(e.what()).find("Packet5.NO_SUCH") != std::string::npos, e.what());
+        }
+        auto bad = station.parameters({"Nope.NOPE"});
+        QVERIFY(!bad.next());
+        QCOMPARE(bad.status().error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+        QVERIFY(r->station->running()); // nothing of that touched the station
+    }
+
+    // Control: a packet type's mode and recording change live; each call is an event naming the client.
+    void controlChangesLiveSettingsAndRaisesEvents()
+    {
+        auto r = running();
+        QVERIFY(r);
+        client::Options options;
+        options.clientName = "ops-script";
+        client::Client station(r->server->target(), options);
+        const auto typeIndex = r->station->types().typeByName("Packet5");
+        QVERIFY(typeIndex);
+        const auto id = *r->station->streamId("tm");
+        QCOMPARE(static_cast<int>(r->station->mode(id, *typeIndex)), static_cast<int>(config::ProcessingMode::ProcessEntirePacket));
+        v1::SetPacketSettingsRequest request;
+        request.set_stream("tm");
+        request.set_packet_type("Packet5");
+        request.set_mode(v1::PROCESSING_MODE_PASS_THRU);
+        request.set_record(true);
+        const std::string done = station.setPacketSettings(request);
+        QVERIFY2(done.find("passThru") != std::string::npos, done.c_str());
+        QCOMPARE(static_cast<int>(r->station->mode(id, *typeIndex)), static_cast<int>(config::ProcessingMode::PassThru));
+        const auto profile = r->station->profile();
+        const auto& entries = profile.streams.at(0).packets;
+        const bool recorded = std::any_of(entries.begin(), entries.end(),
+                                          [](const config::PacketSettings& p) { return p.packet == "Packet5" && p.record; });
+        QVERIFY(recorded);
+        QVERIFY(station.stopStream("tm").find("stopped") != std::string::npos);
+        QVERIFY(!r->station->streamRunning("tm"));
+        QVERIFY(station.startStream("tm").find("started") != std::string::npos);
+        QVERIFY(r->station->streamRunning("tm"));
+        r->station->flushEvents();
+        const auto events = r->station->events();
+        const auto byClient = std::count_if(events.begin(), events.end(), [](const events::Event& e) {
+            return e.detail == "api" && e.text.find("ops-script") != std::string::npos && e.stream == "tm";
+        });
+        QCOMPARE(byClient, 3); // the audit trail: never merged, however quick the calls
+        try {
+            (void)station.setMode("tm", "NoSuchPacket", v1::PROCESSING_MODE_PASS_THRU);
+            QFAIL("an unknown packet type was accepted");
+        } catch (const client::Error& e) {
+            QCOMPARE(e.code(), grpc::StatusCode::INVALID_ARGUMENT);
+        }
+    }
+
+    // Tokens: none or an unknown one refused (UNAUTHENTICATED), a read-only one may read but not control
+    // (PERMISSION_DENIED), a control one may do both; every refusal counted.
+    void tokensRefuseWhatTheyMust()
+    {
+        auto r = running({{"reader-secret", "analyst", false}, {"control-secret", "flight", true}});
+        QVERIFY(r);
+        const auto code = [](auto&& call) {
+            try {
+                call();
+                return grpc::StatusCode::OK;
+            } catch (const client::Error& e) {
+                return e.code();
+            }
+        };
+        client::Client anonymous(r->server->target());
+        QCOMPARE(code([&] { (void)anonymous.serverInfo(); }), grpc::StatusCode::UNAUTHENTICATED);
+        const auto withToken = [](std::string token) {
+            client::Options o;
+            o.token = std::move(token);
+            return o;
+        };
+        client::Client stranger(r->server->target(), withToken("guess"));
+        QCOMPARE(code([&] { (void)stranger.missionDatabase(); }), grpc::StatusCode::UNAUTHENTICATED);
+        auto refusedStream = stranger.parameters({"Packet5.CPU_LOAD"});
+        QVERIFY(!refusedStream.next());
+        QCOMPARE(refusedStream.status().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+        client::Client reader(r->server->target(), withToken("reader-secret"));
+        QCOMPARE(code([&] { (void)reader.serverInfo(); }), grpc::StatusCode::OK);
+        QCOMPARE(code([&] { (void)reader.stopStream("tm"); }), grpc::StatusCode::PERMISSION_DENIED);
+        QVERIFY(r->station->streamRunning("tm"));
+        client::Client controller(r->server->target(), withToken("control-secret"));
+        QCOMPARE(code([&] { (void)controller.stopStream("tm"); }), grpc::StatusCode::OK);
+        QVERIFY(!r->station->streamRunning("tm"));
+        QCOMPARE(r->server->refusals(), std::uint64_t{4});
+    }
+
+    // Off loopback the server needs TLS and a token; it says so and does not start.
+    void offLoopbackNeedsTlsAndTokens()
+    {
+        QTemporaryDir dir;
+        auto station = test::startStation(test::stationProfile(dir, {test::streamProfile("tm")}), test::trainingDatabase());
+        QVERIFY(station);
+        rpc::ApiServerOptions options;
+        options.address = "0.0.0.0";
+        auto refused = rpc::ApiServer::start(*station, options);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.find("TLS") != std::string::npos, refused.error().message.c_str());
+        options.address = "127.0.0.1";
+        options.tlsCertificate = dir.filePath("missing.pem").toStdString();
+        options.tlsKey = dir.filePath("missing.key").toStdString();
+        auto missing = rpc::ApiServer::start(*station, options);
+        QVERIFY(!missing);
+        QVERIFY2(missing.error().message.find("missing.pem") != std::string::npos, missing.error().message.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRpcApi)
+#include "tst_rpc_api.moc"
