@@ -13,6 +13,7 @@
 #include "core/stats/rate_tracker.hpp"
 #include "core/stats/snapshot_json.hpp"
 #include "core/stats/status_line.hpp"
+#include "rpc/api_server.hpp"
 #include "sim/engine/simulator.hpp"
 #include "telestation_version.hpp"
 
@@ -142,6 +143,16 @@ int runHeadless(const HeadlessOptions& options)
         shutdownLogging();
         return kExitFailure;
     }
+    // The user API (docs/api.md): a server that cannot listen is reported; the station runs on without it.
+    std::unique_ptr<rpc::ApiServer> api;
+    if (profile.api.enabled) {
+        if (auto served = rpc::ApiServer::start(station, rpc::serverOptions(profile.api)); served) {
+            api = std::move(*served);
+            spdlog::info("user API on {}{}", api->target(), api->tls() ? " (TLS)" : "");
+        } else {
+            spdlog::warn("user API not served: {}", served.error().message);
+        }
+    }
     if (simulator)
         simulator->startAll();
 
@@ -198,6 +209,7 @@ int runHeadless(const HeadlessOptions& options)
         simulator->stopAll();
     // Packets the simulator wrote just before it stopped may still be in the kernel's buffers.
     std::this_thread::sleep_for(simulator ? 100ms : 20ms);
+    api.reset(); // its calls end before the station stops
     station.stop();
     consumers->finish();
 

@@ -28,6 +28,18 @@ std::string hostPort(const std::string& address, std::uint16_t port)
 
 } // namespace
 
+ApiServerOptions serverOptions(const config::ApiOptions& api)
+{
+    ApiServerOptions options;
+    options.address = api.address;
+    options.port = api.port;
+    options.tlsCertificate = api.tlsCertificate;
+    options.tlsKey = api.tlsKey;
+    for (const auto& t : api.tokens)
+        options.tokens.push_back({t.token, t.name, t.control});
+    return options;
+}
+
 bool isLoopback(const std::string& address)
 {
     return address == "localhost" || address == "::1" || address.starts_with("127.");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/common/result.hpp"
+#include "core/config/station_profile.hpp"
 #include "rpc/station_service.hpp"
 
 #include <cstdint>
@@ -50,6 +51,9 @@ private:
     std::unique_ptr<grpc::Server> m_server;
     std::uint16_t m_port = 0;
 };
+
+// The profile's `api` section as server options.
+[[nodiscard]] ApiServerOptions serverOptions(const config::ApiOptions& api);
 
 // Whether `address` is a loopback address (127.0.0.0/8, ::1, "localhost").
 [[nodiscard]] bool isLoopback(const std::string& address);

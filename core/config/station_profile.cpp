@@ -111,8 +111,9 @@ constexpr std::uint64_t kMaxTransportHeaderBytes = 65'535;
 constexpr double kMinStaleSeconds = 0.1; // besides 0 = never
 constexpr double kMaxStaleSeconds = 86'400;
 
-constexpr std::array<std::string_view, 8> kTopKeys{"mdb",    "recordingDirectory", "logDirectory", "logLevel",
-                                                   "queues", "events",             "limits",       "streams"};
+constexpr std::array<std::string_view, 9> kTopKeys{"mdb",    "recordingDirectory", "logDirectory", "logLevel",
+                                                   "queues", "events",             "api",          "limits",
+                                                   "streams"};
 constexpr std::array<std::string_view, 7> kQueueKeys{
     "networkPacketQueueSize", "networkPacketQueueWarningThreshold", "processPacketQueueSize",
     "recordPacketQueueSize",  "forwardPacketQueueSize",             "processedParameterQueueSize",
@@ -172,6 +173,8 @@ public:
             readQueues(*it, member(path, "queues"), profile.queues);
         if (const auto it = root.find("events"); it != root.end())
             detail::readEvents(*this, *it, member(path, "events"), profile.events);
+        if (const auto it = root.find("api"); it != root.end())
+            detail::readApi(*this, *it, member(path, "api"), profile.api);
         if (const auto it = root.find("limits"); it != root.end())
             detail::readLimits(*this, *it, member(path, "limits"), profile.limits);
 
@@ -657,6 +660,9 @@ ProfileLoad loadProfileFile(const std::string& path)
     profile.logDirectory = resolved(base, profile.logDirectory);
     if (!profile.events.archiveFile.empty()) // "" is events.sqlite in the recording directory, resolved above
         profile.events.archiveFile = resolved(base, profile.events.archiveFile);
+    for (std::string* file : {&profile.api.tlsCertificate, &profile.api.tlsKey})
+        if (!file->empty())
+            *file = resolved(base, *file);
     for (StreamProfile& stream : profile.streams) {
         auto endpoint = io::parseEndpoint(stream.source);
         if (endpoint && endpoint->scheme == io::Scheme::File) {
@@ -691,6 +697,8 @@ std::string profileToJson(const StationProfile& profile)
         root["queues"] = std::move(queues);
     if (OrderedJson events = detail::eventsToJson(profile.events); !events.empty())
         root["events"] = std::move(events);
+    if (OrderedJson api = detail::apiToJson(profile.api); !api.empty())
+        root["api"] = std::move(api);
     if (OrderedJson limits = detail::limitsToJson(profile.limits); !limits.empty())
         root["limits"] = std::move(limits);
 

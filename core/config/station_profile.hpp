@@ -112,6 +112,26 @@ struct QueueOptions {
     friend bool operator==(const QueueOptions&, const QueueOptions&) = default;
 };
 
+// The user API (rpc/, docs/api.md): where the station serves it and who may call it. Off loopback the
+// server needs TLS (certificate and key, PEM files; relative paths are relative to the profile) and at
+// least one token.
+struct ApiToken {
+    std::string token;    // the secret a client sends ("authorization: Bearer TOKEN")
+    std::string name;     // who holds it: named in the events of its control calls
+    bool control = false; // may change settings and start / stop streams (else read-only)
+    friend bool operator==(const ApiToken&, const ApiToken&) = default;
+};
+
+struct ApiOptions {
+    bool enabled = true;
+    std::string address = "127.0.0.1";
+    std::uint16_t port = 50051;         // 0: any free port (the status bar and the log say which)
+    std::string tlsCertificate;
+    std::string tlsKey;
+    std::vector<ApiToken> tokens;
+    friend bool operator==(const ApiOptions&, const ApiOptions&) = default;
+};
+
 struct StationProfile {
     std::string mdb;                   // mission database (.mdb); relative paths are relative to the profile
     std::string recordingDirectory = "recordings";
@@ -119,6 +139,7 @@ struct StationProfile {
     std::string logLevel = "info";     // trace, debug, info, warning, error
     QueueOptions queues;
     EventOptions events;
+    ApiOptions api;
     std::vector<LimitSetting> limits;  // at most one per parameter
     std::vector<StreamProfile> streams;
     friend bool operator==(const StationProfile&, const StationProfile&) = default;

@@ -64,6 +64,11 @@ QString events(const QString& members)
     return profileOf({kStreamA}, "\"events\": {" + members + "}");
 }
 
+QString api(const QString& members)
+{
+    return profileOf({kStreamA}, "\"api\": {" + members + "}");
+}
+
 // A profile whose limits list holds these entries.
 QString limits(const QString& entries)
 {
@@ -122,6 +127,11 @@ StationProfile richProfile()
     p.events.archive = false;
     p.events.archiveFile = "/var/lib/telestation/events/archive.sqlite";
     p.events.retentionDays = 36500;
+    p.api.address = "0.0.0.0";
+    p.api.port = 0;
+    p.api.tlsCertificate = "/etc/telestation/api.crt";
+    p.api.tlsKey = "/etc/telestation/api.key";
+    p.api.tokens = {{"0123456789abcdef-reader", "analysts", false}, {"0123456789abcdef-writer", "flight", true}};
     LimitSetting cpu; // every bound
     cpu.parameter = "Packet5.CPU_LOAD";
     cpu.redLow = -1e300;
@@ -463,6 +473,21 @@ void TestStationProfile::errorPaths_data()
                                          << "'noon' is not a time such as";
     QTest::newRow("position a number") << profileOf({stream("\"playbackPosition\": 5")}) << position
                                        << "got a number";
+
+    // The user API.
+    QTest::newRow("api unknown key") << api("\"listen\": 1") << "$.api.listen"
+                                     << "unknown key; api takes enabled, address, port";
+    QTest::newRow("api port out of range") << api("\"port\": 99999") << "$.api.port" << "0..65535";
+    QTest::newRow("api off loopback without TLS")
+        << api("\"address\": \"0.0.0.0\"") << "$.api.address" << "only with TLS";
+    QTest::newRow("api TLS half given") << api("\"tlsCertificate\": \"a.crt\"") << "$.api" << "both tlsCertificate and tlsKey";
+    QTest::newRow("api token too short") << api("\"tokens\": [{\"token\": \"abc\"}]") << "$.api.tokens[0].token"
+                                         << "too short";
+    QTest::newRow("api token repeated")
+        << api("\"tokens\": [{\"token\": \"0123456789abcdefX\"}, {\"token\": \"0123456789abcdefX\"}]")
+        << "$.api.tokens[1].token" << "twice";
+    QTest::newRow("api token missing") << api("\"tokens\": [{\"name\": \"ops\"}]") << "$.api.tokens[0].token"
+                                       << "missing";
 
     // Events.
     QTest::newRow("events not an object") << profileOf({a}, "\"events\": true") << "$.events"
