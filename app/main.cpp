@@ -13,6 +13,7 @@
 #include "sim/engine/simulator.hpp"
 #include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"
+#include "ui/session/api_host.hpp"
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/window_capture.hpp"
 
@@ -183,7 +184,9 @@ int main(int argc, char** argv)
 
     int rc = 0;
     {
+        ui::ApiHost api(session); // the user API, following the session's station
         ui::MainWindow window(session);
+        api.showIn(window);
         window.restoreLayout(displays);
         window.show();
         if (*quitAfterMs >= 0)

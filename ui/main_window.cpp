@@ -114,6 +114,10 @@ MainWindow::MainWindow(StationSession& session, QWidget* parent) : QMainWindow(p
     m_alarmStatus = new AlarmStatusLabel(m_session, this);
     statusBar()->addPermanentWidget(m_alarmStatus);
     statusBar()->addPermanentWidget(m_streamsLabel);
+    m_apiLabel = new QLabel(this);
+    m_apiLabel->setObjectName(QStringLiteral("apiLabel"));
+    m_apiLabel->hide(); // until the application says where the API is served
+    statusBar()->addPermanentWidget(m_apiLabel);
     statusBar()->addPermanentWidget(new QLabel(QStringLiteral("Telestation %1").arg(QLatin1String(kVersion)), this));
     m_status = new StatusMessage(*statusBar());
 
@@ -313,6 +317,14 @@ void MainWindow::updateTitle()
     const QString name = path.isEmpty() ? tr("Untitled profile") : QFileInfo(path).fileName();
     setWindowTitle(tr("%1[*] — Telestation").arg(name));
     setWindowModified(m_session.isDirty());
+}
+
+void MainWindow::setApiStatus(const QString& text, const QString& toolTip, bool problem)
+{
+    m_apiLabel->setText(text);
+    m_apiLabel->setToolTip(toolTip);
+    m_apiLabel->setStyleSheet(problem ? QStringLiteral("color: #c0392b;") : QString());
+    m_apiLabel->show();
 }
 
 void MainWindow::report(const QString& title, const QString& text)

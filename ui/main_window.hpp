@@ -49,6 +49,8 @@ public:
     static constexpr int kMaxRecentProfiles = 8;
 
     explicit MainWindow(StationSession& session, QWidget* parent = nullptr);
+    // The user API's state in the status bar ("API 127.0.0.1:50051"); `problem` shows it in red.
+    void setApiStatus(const QString& text, const QString& toolTip, bool problem);
     ~MainWindow() override;
 
     // Restores geometry, docks and the open displays from the settings (call after the session opened
@@ -131,6 +133,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QLabel* m_missionLabel = nullptr;
     QLabel* m_streamsLabel = nullptr;
+    QLabel* m_apiLabel = nullptr;
     StatusMessage* m_status = nullptr; // the status bar's one message at a time
     QPointer<ValueDisplay> m_lastValues; // where activated parameters go
     bool m_fitFramePending = false; // a first-start window waiting for its frame (fitFrameToScreen)
