@@ -4,6 +4,7 @@
 // and raise events; tokens refuse what they must (counted); bad requests are refused with a reason.
 #include "clients/cpp/client.hpp"
 #include "core/api/consumer.hpp"
+#include "core/stats/status_line.hpp"
 #include "rpc/api_server.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
@@ -120,6 +121,72 @@ private slots:
         QVERIFY(listed);
         remote.cancel();
         QVERIFY(test::waitUntil([&] { return r->station->snapshot().consumers.size() == 1; })); // only the local one
+    }
+
+    // A client that does not read loses only its own samples, counted (delivered + dropped = all); a
+    // client that reads gets every one; the station loses nothing.
+    void aSlowClientLosesOnlyItsOwnSamples()
+    {
+        auto r = running();
+        QVERIFY(r);
+        const std::vector<std::string> names{"Packet5.CPU_LOAD", "Packet5.OPS_MODE", "Packet5.SAFE_MODE_FLAG",
+                                             "Packet5.SAMPLE_CHAMBER_TEMP"};
+        const auto request = [&](const char* who, std::uint32_t capacity) {
+            v1::SubscribeParametersRequest q;
+            q.set_client_name(who);
+            for (const auto& n : names)
+                q.add_parameters(n);
+            q.set_capacity(capacity);
+            return q;
+        };
+        client::Client station(r->server->target());
+        auto fast = station.parameters(request("fast", 1 << 20));
+        auto slow = station.parameters(request("slow", 1000));
+        QVERIFY(fast.next() && slow.next()); // both in place
+        QVERIFY(test::waitUntil([&] { return r->station->snapshot().consumers.size() == 2; }));
+
+        // The fast client reads on its own thread while the simulator sends; the slow one reads nothing.
+        constexpr std::uint64_t kPackets = 40000;
+        const std::uint64_t expected = kPackets * names.size();
+        std::uint64_t fastGot = 0, fastDropped = 0;
+        std::thread reader([&] {
+            while (fastGot < expected) {
+                auto batch = fast.next();
+                if (!batch)
+                    return;
+                fastGot += static_cast<std::uint64_t>(batch->samples_size());
+                fastDropped = batch->dropped();
+            }
+        });
+        const auto sent = test::sendPackets(*r->station, "tm", {"Packet5"}, kPackets, 20000);
+        reader.join(); // ends with the last sample, or when the call ends
+        QCOMPARE(sent.sent.packets, kPackets);
+        QVERIFY(test::settle(*r->station, "tm", sent.sent.packets));
+        QCOMPARE(fastGot, expected);
+        QCOMPARE(fastDropped, std::uint64_t{0});
+
+        // The slow client now reads what it was given: all but what it dropped, and it was told how many.
+        std::uint64_t slowGot = 0, slowDropped = 0;
+        QVERIFY(test::waitUntil([&] {
+            auto batch = slow.next();
+            if (!batch)
+                return true;
+            slowGot += static_cast<std::uint64_t>(batch->samples_size());
+            slowDropped = batch->dropped();
+            return slowGot + slowDropped >= expected;
+        }));
+        QCOMPARE(slowGot + slowDropped, expected);
+        QVERIFY2(slowDropped > 0, std::to_string(slowGot).c_str());
+        // The station: everything received was processed; its own queues dropped nothing.
+        const auto snap = r->station->snapshot();
+        const auto* tm = test::streamStats(snap, "tm");
+        QVERIFY(tm);
+        QCOMPARE(tm->counters.packetsProcessed, sent.sent.packets);
+        QCOMPARE(stats::dropCount(*tm), std::uint64_t{0});
+        const auto slowStats = std::find_if(snap.consumers.begin(), snap.consumers.end(),
+                                            [](const stats::ConsumerStats& c) { return c.name.starts_with("slow "); });
+        QVERIFY(slowStats != snap.consumers.end());
+        QCOMPARE(slowStats->queue.drops, slowDropped);
     }
 
     // Raw packets as received, whole, with their stream and type.
