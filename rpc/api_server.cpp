@@ -78,6 +78,9 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(pipeline::Station& station, 
     builder.AddListeningPort(hostPort(options.address, options.port), credentials, &port);
     builder.RegisterService(server->m_service.get());
     builder.SetMaxReceiveMessageSize(options.maxRequestBytes);
+    // gRPC sets SO_REUSEPORT by default: a second station could then bind the same port without error
+    // and clients would be split between the two. Off: the second one is refused, as it should be.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     server->m_server = builder.BuildAndStart();
     if (!server->m_server || port == 0)
         return Error{"the API cannot listen on " + hostPort(options.address, options.port) +

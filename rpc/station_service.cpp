@@ -266,6 +266,9 @@ grpc::Status StationService::SubscribePackets(grpc::ServerContext* context, cons
     const auto period = newestPeriod(request->rate_hz());
     StreamNamer streams(m_station);
     v1::PacketBatch batch;
+    // An empty first batch: the subscription is in place (the client may start its sender).
+    if (!writer->Write(batch))
+        return grpc::Status::OK;
     std::uint64_t delivered = 0;
     while (!ended(*context)) {
         batch.Clear();

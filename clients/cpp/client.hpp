@@ -69,6 +69,12 @@ public:
             finish();
         }
     }
+    // Makes a next() blocked on another thread return nullopt (the call is cancelled); thread-safe.
+    void interrupt()
+    {
+        if (m_context)
+            m_context->TryCancel();
+    }
     [[nodiscard]] const grpc::Status& status() const noexcept { return m_status; }
     [[nodiscard]] const std::string& name(std::uint32_t parameterId) const { return m_parameterNames.at(parameterId); }
     [[nodiscard]] const std::string& streamName(std::uint32_t streamId) const { return m_streamNames.at(streamId); }

@@ -10,15 +10,24 @@
 #include <QLabel>
 #include <QStatusBar>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace telestation;
 
 namespace {
 
+// Recordings and the event archive in a temporary folder, never the working directory.
+QTemporaryDir& scratch()
+{
+    static QTemporaryDir dir;
+    return dir;
+}
+
 config::StationProfile profileWith(const config::ApiOptions& api)
 {
     config::StationProfile p;
+    p.recordingDirectory = scratch().filePath(QStringLiteral("rec")).toStdString();
     config::StreamProfile tm;
     tm.name = "tm";
     tm.source = "udp://127.0.0.1:0";
