@@ -65,6 +65,11 @@ class Client:
             "/telestation.v1.Station/SubscribeParameters",
             request_serializer=pb.SubscribeParametersRequest.SerializeToString, response_deserializer=None)
 
+    @property
+    def metadata(self) -> tuple:
+        """The metadata every call sends (the token), for calls made through `stub`."""
+        return self._metadata
+
     def close(self) -> None:
         """Closes the connection (its subscriptions end)."""
         self._channel.close()

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
+import pytest
 
 from helpers import deadline, take
 from telestation_client import to_pandas
 from telestation_client.dataframe import COLUMNS
+
+pd = pytest.importorskip("pandas")
 
 NAMES = ["Packet5.CPU_LOAD", "Packet5.OPS_MODE", "HK_Status.BUS_VOLTAGE"]
 
