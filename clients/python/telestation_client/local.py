@@ -20,7 +20,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from .client import Client
 from .errors import TelestationError
@@ -56,11 +56,16 @@ class LocalStation:
     """`telestation --headless` with a generated profile; see the module's text."""
 
     def __init__(self, bin_dir: Optional[str] = None, streams: Sequence[str] = ("tm",),
-                 tokens: Sequence[dict] = (), profile: Optional[dict] = None, startup_timeout: float = 60.0) -> None:
+                 tokens: Sequence[dict] = (), tls: Optional[Tuple[str, str]] = None, profile: Optional[dict] = None,
+                 startup_timeout: float = 60.0) -> None:
+        """`tokens`: the profile's API tokens ({"token", "name", "control"}); clients use the first.
+        `tls`: (certificate, key) PEM files: the API is served with TLS and clients trust the
+        certificate. `profile`: more top-level keys of the profile (queues, limits, …)."""
         self.telestation = find_program("telestation", bin_dir)
         self.simulator = find_program("telestation-sim", bin_dir)
         self.stream_names = list(streams)
         self.tokens = [dict(t) for t in tokens]
+        self.tls = tls
         self.extra_profile = dict(profile or {})
         self.startup_timeout = startup_timeout
         self.directory: Optional[str] = None
@@ -80,6 +85,9 @@ class LocalStation:
     def client(self, **options) -> Client:
         """A Client of this station (with its first token, unless `token` is given)."""
         options.setdefault("token", self._token)
+        if self.tls:
+            with open(self.tls[0], "rb") as f:
+                options.setdefault("root_certificates", f.read())
         return Client(self.target, **options)
 
     # ---- Start and stop ----------------------------------------------------------------------------------
@@ -99,7 +107,8 @@ class LocalStation:
         profile = {
             "recordingDirectory": os.path.join(self.directory, "recordings"),
             "logDirectory": os.path.join(self.directory, "logs"),
-            "api": {"port": self.api_port, **({"tokens": self.tokens} if self.tokens else {})},
+            "api": {"port": self.api_port, **({"tokens": self.tokens} if self.tokens else {}),
+                    **({"tlsCertificate": self.tls[0], "tlsKey": self.tls[1]} if self.tls else {})},
             "streams": [{"name": n, "source": self.stream_url(n), "staleAfterSeconds": 0} for n in self.stream_names],
         }
         profile.update(self.extra_profile)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 import grpc
 import pytest
@@ -98,3 +100,25 @@ def test_tokens_refuse_what_they_must(bin_dir):
         with station.client(token=CONTROLLER["token"]) as controller:
             assert code(lambda: controller.stop_stream("tm")) == grpc.StatusCode.OK
             assert not controller.info().streams[0].running
+
+
+def test_tls(bin_dir, tmp_path):
+    openssl = shutil.which("openssl")
+    if not openssl:
+        pytest.skip("no openssl to make a certificate")
+    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(certificate)],
+                   check=True, capture_output=True)
+    with LocalStation(bin_dir, tokens=[CONTROLLER], tls=(str(certificate), str(key))) as station:
+        with station.client() as c:  # TLS, trusting the certificate
+            assert c.info().streams[0].name == "tm"
+            values = c.parameter_batches(["HK_Status.BUS_VOLTAGE"])
+            station.send(["HK_Status"], count=20)
+            assert station.settle(20)
+            assert sum(len(b) for b in take(values, 1)) > 0
+            values.cancel()
+        with station.client(root_certificates=None) as plain:  # no TLS: the station does not answer it
+            with pytest.raises(TelestationError) as e:
+                plain.info()
+            assert e.value.code == grpc.StatusCode.UNAVAILABLE
