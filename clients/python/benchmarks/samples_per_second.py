@@ -4,7 +4,7 @@ loopback) fed by the simulator with Packet5 (88 parameters a packet) at --rate, 
 every parameter of Packet5, every sample. Prints, per way of reading, the samples received per second over
 --seconds (after --warmup), the samples the station dropped for the client, and the client's CPU use.
 
-    TELESTATION_BIN_DIR=build/release/bin python3 clients/python/benchmarks/samples_per_second.py --rate 15kpps
+    TELESTATION_BIN_DIR=build/dev/bin build/dev/python-venv/bin/python clients/python/benchmarks/samples_per_second.py --rate 12kpps
 
 Ways of reading: "batches" (parameter_batches(): numpy columns per message; name, receive time and
 calibrated value touched) and "samples" (parameters(): a Sample per value), both live; "decode": the

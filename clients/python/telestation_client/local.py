@@ -45,6 +45,7 @@ def wait_until(condition: Callable[[], bool], timeout: float = 60.0, interval: f
 
 
 def find_program(name: str, bin_dir: Optional[str] = None) -> str:
+    """The path of a Telestation program: in `bin_dir`, else $TELESTATION_BIN_DIR, else on PATH."""
     folder = bin_dir or os.environ.get("TELESTATION_BIN_DIR")
     path = os.path.join(folder, name) if folder else shutil.which(name)
     if not path or not os.access(path, os.X_OK):
