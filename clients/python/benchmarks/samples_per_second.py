@@ -106,8 +106,10 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--way", choices=["batches", "samples", "decode", "all"], default="all")
     parser.add_argument("--max-batch", type=int, default=16384, help="samples per message (the station's most: 65536)")
-    parser.add_argument("--capacity", type=int, default=0, help="samples the station buffers for the client (0: the profile's)")
-    parser.add_argument("--bin-dir", default=None, help="where telestation and telestation-sim are (else $TELESTATION_BIN_DIR)")
+    parser.add_argument("--capacity", type=int, default=0,
+                        help="samples the station buffers for the client (0: the profile's)")
+    parser.add_argument("--bin-dir", default=None,
+                        help="where telestation and telestation-sim are (else $TELESTATION_BIN_DIR)")
     parser.add_argument("--target", default=None, help="a running station's API (nothing is started)")
     args = parser.parse_args()
     ways = ["batches", "samples", "decode"] if args.way == "all" else [args.way]

@@ -16,7 +16,8 @@ _u32 = ctypes.POINTER(ctypes.c_uint32)
 
 
 class _Counts(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_uint64) for name in ("samples", "parameter_names", "stream_names", "dropped", "delivered")]
+    _fields_ = [(name, ctypes.c_uint64)
+                for name in ("samples", "parameter_names", "stream_names", "dropped", "delivered")]
 
 
 # The columns, in the order of ts_columns in _wire.c: (name, numpy dtype).

@@ -130,7 +130,8 @@ class Client:
     def current_values(self, stream: str, names: Names) -> Dict[str, Sample]:
         """The newest value of each named parameter of `stream` now, by name (a parameter with no value yet
         is left out). A Process On Demand packet type's kept packet is decoded for it."""
-        reply = self._unary(self.stub.GetCurrentValues, pb.GetCurrentValuesRequest(stream=stream, parameters=_names(names)))
+        request = pb.GetCurrentValuesRequest(stream=stream, parameters=_names(names))
+        reply = self._unary(self.stub.GetCurrentValues, request)
         parameters, streams = NameTable(), NameTable()
         columns = columns_from_samples(reply.samples, parameter_names=reply.parameter_names)
         parameters.add(columns.parameter_names)

@@ -58,16 +58,18 @@ class LocalStation:
 
     def __init__(self, bin_dir: Optional[str] = None, streams: Sequence[str] = ("tm",),
                  tokens: Sequence[dict] = (), tls: Optional[Tuple[str, str]] = None, profile: Optional[dict] = None,
-                 startup_timeout: float = 60.0) -> None:
+                 duration: Optional[float] = None, startup_timeout: float = 60.0) -> None:
         """`tokens`: the profile's API tokens ({"token", "name", "control"}); clients use the first.
         `tls`: (certificate, key) PEM files: the API is served with TLS and clients trust the
-        certificate. `profile`: more top-level keys of the profile (queues, limits, …)."""
+        certificate. `profile`: more top-level keys of the profile (queues, limits, …). `duration`: the
+        station stops by itself after this many seconds (a station left behind by a killed test ends)."""
         self.telestation = find_program("telestation", bin_dir)
         self.simulator = find_program("telestation-sim", bin_dir)
         self.stream_names = list(streams)
         self.tokens = [dict(t) for t in tokens]
         self.tls = tls
         self.extra_profile = dict(profile or {})
+        self.duration = duration
         self.startup_timeout = startup_timeout
         self.directory: Optional[str] = None
         self.process: Optional[subprocess.Popen] = None
@@ -118,7 +120,10 @@ class LocalStation:
             json.dump(profile, f, indent=2)
         self._close_log()
         self._log = open(os.path.join(self.directory, f"station-{attempt}.log"), "wb")
-        self.process = subprocess.Popen([self.telestation, "--headless", "--profile", path, "--quiet"],
+        command = [self.telestation, "--headless", "--profile", path, "--quiet"]
+        if self.duration:
+            command += ["--duration", str(self.duration)]
+        self.process = subprocess.Popen(command,
                                         stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         return wait_until(self._serving, self.startup_timeout, 0.1)
 

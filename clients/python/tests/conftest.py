@@ -10,6 +10,7 @@ from typing import Iterator
 
 import pytest
 
+from helpers import STATION_SECONDS
 from telestation_client.local import LocalStation, find_program
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,7 +34,7 @@ def bin_dir() -> str:
 
 @pytest.fixture
 def station(bin_dir) -> Iterator[LocalStation]:
-    with LocalStation(bin_dir) as s:
+    with LocalStation(bin_dir, duration=STATION_SECONDS) as s:
         yield s
 
 

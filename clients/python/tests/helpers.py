@@ -9,6 +9,8 @@ from telestation_client.local import LocalStation
 
 # Generous: a loaded 2-core machine with a debug build.
 WAIT = 120.0
+# Every station stops by itself after this long, should a killed test run leave it behind.
+STATION_SECONDS = 1800
 
 
 @contextmanager

@@ -8,7 +8,7 @@ import subprocess
 import grpc
 import pytest
 
-from helpers import WAIT, client_entry, take
+from helpers import STATION_SECONDS, WAIT, client_entry, take
 from telestation_client import TelestationError
 from telestation_client.local import LocalStation, wait_until
 
@@ -78,7 +78,7 @@ CONTROLLER = {"token": "control-secret-0123456789", "name": "flight", "control":
 
 
 def test_tokens_refuse_what_they_must(bin_dir):
-    with LocalStation(bin_dir, tokens=[READER, CONTROLLER]) as station:
+    with LocalStation(bin_dir, tokens=[READER, CONTROLLER], duration=STATION_SECONDS) as station:
         def code(call):
             try:
                 call()
@@ -108,9 +108,11 @@ def test_tls(bin_dir, tmp_path):
         pytest.skip("no openssl to make a certificate")
     certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
     subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(certificate)],
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key),
+                    "-out", str(certificate)],
                    check=True, capture_output=True)
-    with LocalStation(bin_dir, tokens=[CONTROLLER], tls=(str(certificate), str(key))) as station:
+    tls = (str(certificate), str(key))
+    with LocalStation(bin_dir, tokens=[CONTROLLER], tls=tls, duration=STATION_SECONDS) as station:
         with station.client() as c:  # TLS, trusting the certificate
             assert c.info().streams[0].name == "tm"
             values = c.parameter_batches(["HK_Status.BUS_VOLTAGE"])
