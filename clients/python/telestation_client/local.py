@@ -96,12 +96,18 @@ class LocalStation:
     # ---- Start and stop ----------------------------------------------------------------------------------
 
     def start(self) -> "LocalStation":
+        """Starts the station; returns once its API answers. A station that cannot start is stopped and
+        its directory removed; the exception carries what it printed."""
         self.directory = tempfile.mkdtemp(prefix="telestation-")
-        for attempt in range(3):  # a free port may be taken before the station binds it: new ports
-            if self._start_once(attempt):
-                return self
-            self._kill()
-        raise RuntimeError(f"the station did not serve its API; see {self.directory}")
+        try:
+            for attempt in range(3):  # a free port may be taken before the station binds it: new ports
+                if self._start_once(attempt):
+                    return self
+                self._kill()
+            raise RuntimeError(f"the station did not serve its API: {self.log()[-2000:]}")
+        except BaseException:
+            self.stop()
+            raise
 
     def _start_once(self, attempt: int) -> bool:
         assert self.directory is not None
