@@ -168,7 +168,7 @@ static int decode_sample(const uint8_t* base, const uint8_t* p, const uint8_t* e
             case 4: receiveTime = (int64_t)v; break;
             case 5: raw = v; break;
             case 6: case 7: case 9: kind = (uint8_t)field; bits = v; break;
-            case 11: state = (int32_t)(uint32_t)v; break;
+            case 11: state = (int32_t)((uint32_t)(v >> 1) ^ (uint32_t)-(int64_t)(v & 1)); break; /* sint32: zigzag */
             case 13: limit = v > 254 ? 255 : (uint8_t)v; break;
             case 14: present = v != 0; break;
             default: break; /* an unknown varint field */
