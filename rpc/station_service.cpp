@@ -385,25 +385,26 @@ grpc::Status StationService::SetPacketSettings(grpc::ServerContext* context, con
 grpc::Status StationService::StartStream(grpc::ServerContext* context, const v1::StreamRequest* request,
                                          v1::ControlReply* reply)
 {
-    std::string who;
-    if (auto st = authorize(*context, true, &who); !st.ok())
-        return st;
-    if (const Status st = m_station.startStream(request->stream()); !st)
-        return {grpc::StatusCode::FAILED_PRECONDITION, st.error().message};
-    return controlDone(request->client_name().empty() ? who : request->client_name() + " " + who, request->stream(),
-                       "started stream " + request->stream(), reply);
+    return streamControl(*context, *request, true, reply);
 }
 
 grpc::Status StationService::StopStream(grpc::ServerContext* context, const v1::StreamRequest* request,
                                         v1::ControlReply* reply)
 {
+    return streamControl(*context, *request, false, reply);
+}
+
+grpc::Status StationService::streamControl(const grpc::ServerContext& context, const v1::StreamRequest& request,
+                                           bool start, v1::ControlReply* reply)
+{
     std::string who;
-    if (auto st = authorize(*context, true, &who); !st.ok())
+    if (auto st = authorize(context, true, &who); !st.ok())
         return st;
-    if (const Status st = m_station.stopStream(request->stream()); !st)
+    const std::string& stream = request.stream();
+    if (const Status st = start ? m_station.startStream(stream) : m_station.stopStream(stream); !st)
         return {grpc::StatusCode::FAILED_PRECONDITION, st.error().message};
-    return controlDone(request->client_name().empty() ? who : request->client_name() + " " + who, request->stream(),
-                       "stopped stream " + request->stream(), reply);
+    return controlDone(request.client_name().empty() ? who : request.client_name() + " " + who, stream,
+                       (start ? "started stream " : "stopped stream ") + stream, reply);
 }
 
 } // namespace telestation::rpc

@@ -63,6 +63,9 @@ private:
     {
         return m_stopping.load(std::memory_order_relaxed) || context.IsCancelled();
     }
+    // StartStream (`start`) and StopStream.
+    grpc::Status streamControl(const grpc::ServerContext& context, const v1::StreamRequest& request, bool start,
+                               v1::ControlReply* reply);
     // The control call's event ("api: WHO: WHAT") and reply.
     grpc::Status controlDone(const std::string& who, const std::string& stream, const std::string& what,
                              v1::ControlReply* reply);
