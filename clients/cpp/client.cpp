@@ -31,6 +31,9 @@ Client::Client(const std::string& target, Options options) : m_options(std::move
     }
     grpc::ChannelArguments arguments;
     arguments.SetMaxReceiveMessageSize(std::numeric_limits<int>::max()); // batches may be large
+    // A connection of its own: two Clients never share one HTTP/2 connection (gRPC pools them by
+    // default), so a subscription left unread in one cannot hold up another's flow-control window.
+    arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     m_channel = grpc::CreateCustomChannel(target, credentials, arguments);
     m_stub = v1::Station::NewStub(m_channel);
 }
