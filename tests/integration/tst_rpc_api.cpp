@@ -387,6 +387,45 @@ private slots:
         QCOMPARE(r->server->refusals(), std::uint64_t{4});
     }
 
+    // An oversized request (over 1 MiB) is refused by gRPC before it reaches the station; one with
+    // garbage names is refused by the station with the name; the station serves on.
+    void oversizedAndMalformedRequestsAreRefused()
+    {
+        auto r = running();
+        QVERIFY(r);
+        client::Client station(r->server->target());
+        std::vector<std::string> many(2000, std::string(1000, 'x')); // ~2 MB of names
+        try {
+            (void)station.currentValues("tm", many);
+            QFAIL("an oversized request was accepted");
+        } catch (const client::Error& e) {
+            QCOMPARE(e.code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+        }
+        try { // not UTF-8: protobuf refuses the message (on one side or the other)
+            (void)station.currentValues("tm", {std::string("\xff\xfe.\x01")});
+            QFAIL("a name that is not UTF-8 was accepted");
+        } catch (const client::Error& e) {
+            QVERIFY(e.code() != grpc::StatusCode::OK);
+        }
+        for (const std::string& bad : {std::string(), std::string("Packet5."), std::string("."), std::string("a.b.c")}) {
+            try {
+                (void)station.currentValues("tm", {bad});
+                QFAIL("a malformed name was accepted");
+            } catch (const client::Error& e) {
+                QCOMPARE(e.code(), grpc::StatusCode::INVALID_ARGUMENT);
+            }
+        }
+        v1::SubscribeParametersRequest odd;
+        odd.add_packet_types("Packet5");
+        odd.set_max_batch(~0u);        // clamped to the most a batch holds
+        odd.set_rate_hz(-1);           // not used (every sample)
+        odd.set_delivery(static_cast<v1::Delivery>(77)); // an unknown delivery: every sample
+        auto subscription = station.parameters(odd);
+        QVERIFY(subscription.next());
+        QCOMPARE(station.serverInfo().streams(0).name(), std::string("tm"));
+        QVERIFY(r->station->running());
+    }
+
     // Off loopback the server needs TLS and a token; it says so and does not start.
     void offLoopbackNeedsTlsAndTokens()
     {
