@@ -40,11 +40,6 @@ ApiServerOptions serverOptions(const config::ApiOptions& api)
     return options;
 }
 
-bool isLoopback(const std::string& address)
-{
-    return address == "localhost" || address == "::1" || address.starts_with("127.");
-}
-
 ApiServer::ApiServer(ApiServerOptions options, std::unique_ptr<StationService> service)
     : m_options(std::move(options)), m_service(std::move(service))
 {
@@ -55,7 +50,7 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(pipeline::Station& station, 
     const bool hasTls = !options.tlsCertificate.empty() || !options.tlsKey.empty();
     if (hasTls && (options.tlsCertificate.empty() || options.tlsKey.empty()))
         return Error{"the API's TLS needs both a certificate and a key", {}};
-    if (!isLoopback(options.address) && (!hasTls || options.tokens.empty()))
+    if (!config::isLoopbackAddress(options.address) && (!hasTls || options.tokens.empty()))
         return Error{"the API listens on " + options.address +
                          " (not loopback) only with TLS (certificate and key) and at least one token",
                      {}};

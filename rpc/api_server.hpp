@@ -55,7 +55,4 @@ private:
 // The profile's `api` section as server options.
 [[nodiscard]] ApiServerOptions serverOptions(const config::ApiOptions& api);
 
-// Whether `address` is a loopback address (127.0.0.0/8, ::1, "localhost").
-[[nodiscard]] bool isLoopback(const std::string& address);
-
 } // namespace telestation::rpc

@@ -21,11 +21,6 @@ constexpr std::array<std::string_view, 6> kApiKeys{"enabled", "address", "port",
 constexpr std::array<std::string_view, 3> kTokenKeys{"token", "name", "control"};
 constexpr std::size_t kMinTokenLength = 16; // a token shorter than this is too easy to guess
 
-bool isLoopback(const std::string& address)
-{
-    return address == "localhost" || address == "::1" || address.starts_with("127.");
-}
-
 void readToken(ProfileReader& reader, const Json& entry, const std::string& path, ApiToken& token)
 {
     if (!reader.expect(entry, path, entry.is_object(), "an object (an API token)"))
@@ -82,7 +77,7 @@ void readApi(ProfileReader& reader, const Json& value, const std::string& path, 
             }
         }
     }
-    if (api.enabled && !isLoopback(api.address) && (api.tlsCertificate.empty() || api.tokens.empty()))
+    if (api.enabled && !isLoopbackAddress(api.address) && (api.tlsCertificate.empty() || api.tokens.empty()))
         reader.error(member(path, "address"), "'" + api.address +
                                                   "' is not loopback: the API is served there only with TLS "
                                                   "(tlsCertificate, tlsKey) and at least one token");
@@ -118,3 +113,12 @@ OrderedJson apiToJson(const ApiOptions& api)
 }
 
 } // namespace telestation::config::detail
+
+namespace telestation::config {
+
+bool isLoopbackAddress(std::string_view address) noexcept
+{
+    return address == "localhost" || address == "::1" || address.starts_with("127.");
+}
+
+} // namespace telestation::config

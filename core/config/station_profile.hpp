@@ -132,6 +132,9 @@ struct ApiOptions {
     friend bool operator==(const ApiOptions&, const ApiOptions&) = default;
 };
 
+// Whether `address` is a loopback address (127.0.0.0/8, ::1, "localhost"): where the API needs no TLS.
+[[nodiscard]] bool isLoopbackAddress(std::string_view address) noexcept;
+
 struct StationProfile {
     std::string mdb;                   // mission database (.mdb); relative paths are relative to the profile
     std::string recordingDirectory = "recordings";
