@@ -784,9 +784,12 @@ void TestPipelineFaults::forwardDestinationDownThenUp()
     QVERIFY2(waitUntil([&] { return st.snapshot().forwards[0].connected; }),
              st.snapshot().forwards[0].state.c_str());
     // The event follows the state change (published just before it).
-    const auto upEvent = [&] { return findEvent(st.events(), events::Severity::Info, {destination, "is up"}); };
-    QVERIFY2(waitUntil([&] { return upEvent() != nullptr; }), eventList(st.events()).c_str());
-    QCOMPARE(upEvent()->stream, std::string("tm"));
+    const auto isUp = [&] { return findEvent(st.events(), events::Severity::Info, {destination, "is up"}) != nullptr; };
+    QVERIFY2(waitUntil(isUp), eventList(st.events()).c_str());
+    {
+        const auto events = st.events(); // findEvent points into it: keep it alive
+        QCOMPARE(findEvent(events, events::Severity::Info, {destination, "is up"})->stream, std::string("tm"));
+    }
     const auto second = test::sendPackets(st, "tm", {"Packet5"}, 300, 5000);
     QVERIFY(settle(st, "tm", first.sent.packets + second.sent.packets));
     QVERIFY(waitUntil([&] { return listener.size() >= second.sent.bytes; }));
