@@ -391,6 +391,83 @@ private slots:
         QCOMPARE(lines(none.out), (QStringList{QStringLiteral("packet_index,time,packet,TAIL"), QStringLiteral("3,,VAR,7")}));
     }
 
+    // One row per time across packet types; a packet without a time gets a row of its own.
+    void aligned()
+    {
+        const QStringList pick{QStringLiteral("--aligned"), QStringLiteral("--parameters"),
+                               QStringLiteral("HK.TEMP,DIAG.NEG,VAR.TAIL")};
+        const Run run = runDecode(m_mission, m_packets, pick);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out), (QStringList{QStringLiteral("time,HK.TEMP,DIAG.NEG,VAR.TAIL"), iso(kCucNs) + ",10,,",
+                                              QStringLiteral(",,-5,"), iso(kCucNs + 2'000'000'000) + ",60,,",
+                                              QStringLiteral(",,,7"), iso(kCucNs + 4'000'000'000) + ",-60,,"}));
+        // A range keeps the packets whose (packet) time is in it: those without one are left out.
+        const Run later = runDecode(m_mission, m_packets,
+                                    pick + QStringList{QStringLiteral("--from"), iso(kCucNs + 1'000'000'000)});
+        QCOMPARE(later.exitCode, 0);
+        QCOMPARE(lines(later.out), (QStringList{QStringLiteral("time,HK.TEMP,DIAG.NEG,VAR.TAIL"),
+                                                iso(kCucNs + 2'000'000'000) + ",60,,", iso(kCucNs + 4'000'000'000) + ",-60,,"}));
+        QVERIFY2(later.err.contains("5 packets: 5 decoded"), later.err.constData()); // all read, two written
+        QVERIFY2(later.err.contains("written: 2 packets"), later.err.constData());
+    }
+
+    // A recording of two streams: --from/--to select by receive time, --stream by stream, --aligned puts
+    // the two streams' packets of one time on one row.
+    void recordingRangeAndStreams()
+    {
+        const QString dir = path(QStringLiteral("two-streams"));
+        const std::int64_t t0 = 1'700'000'000'000'000'000;
+        const auto at = [&](int i) { return t0 + std::int64_t{i} * 1'000'000'000; };
+        {
+            auto catalog = record::RecordingCatalog::open(dir.toStdString());
+            QVERIFY(catalog.ok());
+            auto tm = record::StreamRecorder::create(**catalog, "tm", 1, 1 << 20);
+            auto hk = record::StreamRecorder::create(**catalog, "hk", 2, 1 << 20);
+            QVERIFY(tm.ok() && hk.ok());
+            for (int i = 0; i < 5; ++i) {
+                const auto seq = static_cast<std::uint16_t>(i);
+                QVERIFY((*tm)->record(record::RecordMeta{at(i), 1, 100, false}, hkPacket(def(0), seq, 1, 8 * i)));
+                QVERIFY((*hk)->record(record::RecordMeta{at(i), 2, 101, false}, diagPacket(def(1), seq)));
+            }
+            QVERIFY((*tm)->close().ok());
+            QVERIFY((*hk)->close().ok());
+        }
+        const QStringList pick{QStringLiteral("--aligned"), QStringLiteral("--parameters"), QStringLiteral("HK.TEMP,DIAG.NEG")};
+        const Run all = runDecode(m_mission, dir, pick);
+        QVERIFY2(all.exitCode == 0, all.err.constData());
+        QStringList expected{QStringLiteral("time,HK.TEMP,DIAG.NEG")};
+        for (int i = 0; i < 5; ++i)
+            expected << iso(at(i)) + "," + QString::number(-40 + i) + ",-5";
+        QCOMPARE(lines(all.out), expected);
+
+        const Run middle = runDecode(m_mission, dir, pick + QStringList{QStringLiteral("--from"), iso(at(1)),
+                                                                       QStringLiteral("--to=") + QString::number(at(3))});
+        QCOMPARE(middle.exitCode, 0);
+        QCOMPARE(lines(middle.out), expected.mid(0, 1) + expected.mid(2, 3));
+        QVERIFY2(middle.err.contains("(recording): 6 packets: 6 decoded"), middle.err.constData()); // the rest not read
+
+        const Run hkOnly = runDecode(m_mission, dir, {QStringLiteral("--stream"), QStringLiteral("hk"),
+                                                      QStringLiteral("--wide")});
+        QCOMPARE(hkOnly.exitCode, 0);
+        QCOMPARE(lines(hkOnly.out).size(), 1 + 5);
+        QVERIFY2(lines(hkOnly.out).first().startsWith(QStringLiteral("packet_index,time,packet,KIND")),
+                 hkOnly.out.constData());
+
+        const Run unknown = runDecode(m_mission, dir, {QStringLiteral("--stream=nope")});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(unknown.err.contains("stream 'nope' is not in the recording"), unknown.err.constData());
+        const Run notRecording = runDecode(m_mission, m_packets, {QStringLiteral("--stream=tm")});
+        QCOMPARE(notRecording.exitCode, 1);
+        QVERIFY2(notRecording.err.contains("has no streams"), notRecording.err.constData());
+        for (const QStringList& bad : {QStringList{QStringLiteral("--from=yesterday")},
+                                       QStringList{QStringLiteral("--from"), iso(at(3)), QStringLiteral("--to"), iso(at(1))},
+                                       QStringList{QStringLiteral("--wide"), QStringLiteral("--aligned")},
+                                       QStringList{QStringLiteral("--aligned"), QStringLiteral("--format=jsonl")}}) {
+            const Run r = runDecode(m_mission, dir, bad);
+            QVERIFY2(r.exitCode == 2, qPrintable(bad.join(' ') + ": " + QString::fromUtf8(r.err)));
+        }
+    }
+
     void jsonLines()
     {
         const Run run = runDecode(m_mission, m_packets, {QStringLiteral("--format"), QStringLiteral("jsonl")});

@@ -2,15 +2,14 @@
 
 #include "core/config/mission_file.hpp"
 
+#include "core/archive/decode_run.hpp"
 #include "core/ccsds/space_packet.hpp"
+#include "core/common/time_text.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/text_format.hpp"
 #include "core/pipeline/packet_types.hpp"
 #include "core/xtce/xtce_import.hpp"
-#include "tools/mdb/decoded_writer.hpp"
-#include "tools/mdb/packet_file_reader.hpp"
 #include "tools/mdb/progress_bar.hpp"
-#include "tools/mdb/value_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,6 +26,14 @@
 #include <unistd.h>
 
 namespace telestation::tools {
+
+using archive::DecodedWriter;
+using archive::DecodeRun;
+using archive::DecodeRunOptions;
+using archive::InputOptions;
+using archive::OutputFormat;
+using archive::PacketInput;
+using archive::Selection;
 
 namespace {
 
@@ -47,6 +54,13 @@ constexpr std::string_view kHelp
       "  --wide                  CSV with one row per packet and one column per parameter (calibrated\n"
       "                          values). Several packet types give one section per type, each with its\n"
       "                          header row, after an empty line; choose one with --packet for one table.\n"
+      "  --aligned               CSV with one row per time and one column per parameter of every selected\n"
+      "                          packet type (PACKET.PARAMETER, calibrated values; empty where that time\n"
+      "                          has no sample): one table for several packet types.\n"
+      "  --from TIME, --to TIME  Only packets whose time (receive time in a recording, else packet time) is\n"
+      "                          in this range, inclusive: ISO-8601 UTC (2026-11-22T12:00:00Z, optional\n"
+      "                          fraction) or ns since 1970. In a recording, the rest is not even read.\n"
+      "  --stream NAME[,NAME]    Recordings: only these recorded streams (repeatable).\n"
       "  --packet NAME[,NAME]    Only these packet types (repeatable).\n"
       "  --parameters LIST       Only these parameters, comma-separated: NAME (in any selected packet)\n"
       "                          or PACKET.NAME (repeatable).\n"
@@ -64,7 +78,6 @@ constexpr std::string_view kHelp
 
 constexpr std::uint64_t kProgressMinBytes = 10'000'000; // a progress bar for inputs above 10 MB
 constexpr std::size_t kMaxTransportHeader = 65536;
-constexpr std::size_t kExamplesPerReason = 5;
 
 struct DecodeOptions {
     std::string mission;
@@ -74,6 +87,9 @@ struct DecodeOptions {
     std::vector<std::string> packets;
     std::vector<std::string> parameters;
     std::size_t transportHeader = 0;
+    std::int64_t fromNs = 0; // 0 = open end
+    std::int64_t toNs = 0;
+    std::vector<std::string> streams;
     bool lenient = false;
     bool help = false;
 };
@@ -102,6 +118,7 @@ Result<DecodeOptions> parseOptions(std::span<const std::string> args)
     DecodeOptions o;
     bool formatGiven = false;
     bool wide = false;
+    bool aligned = false;
     bool outputGiven = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string_view arg = args[i];
@@ -117,15 +134,15 @@ Result<DecodeOptions> parseOptions(std::span<const std::string> args)
             value = name.substr(eq + 1);
             name.resize(eq);
         }
-        const bool flag = name == "wide" || name == "lenient";
+        const bool flag = name == "wide" || name == "aligned" || name == "lenient";
         if (flag) {
             if (value)
                 return Error{"option --" + name + " takes no value", {}};
-            (name == "wide" ? wide : o.lenient) = true;
+            (name == "wide" ? wide : name == "aligned" ? aligned : o.lenient) = true;
             continue;
         }
         static constexpr std::array kValued{"mdb", "input", "output", "format", "packet", "parameters",
-                                            "transport-header"};
+                                            "transport-header", "from", "to", "stream"};
         if (std::find(kValued.begin(), kValued.end(), name) == kValued.end())
             return Error{"unknown option --" + name, {}};
         if (!value) {
@@ -167,6 +184,18 @@ Result<DecodeOptions> parseOptions(std::span<const std::string> args)
             appendList(o.packets, *value);
         } else if (name == "parameters") {
             appendList(o.parameters, *value);
+        } else if (name == "stream") {
+            appendList(o.streams, *value);
+        } else if (name == "from" || name == "to") {
+            std::int64_t& to = name == "from" ? o.fromNs : o.toNs;
+            if (to != 0)
+                return Error{"option --" + name + " is given twice", {}};
+            const auto ns = text::parseTimeNs(*value);
+            if (!ns || *ns == 0)
+                return Error{"--" + name + " is a UTC time (2026-11-22T12:00:00Z, with an optional fraction) or ns since "
+                                 "1970, not '" + *value + "'",
+                             {}};
+            to = *ns;
         } else { // transport-header
             std::size_t n = 0;
             const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
@@ -179,11 +208,15 @@ Result<DecodeOptions> parseOptions(std::span<const std::string> args)
     }
     if (o.help)
         return o;
-    if (wide) {
+    if (wide && aligned)
+        return Error{"--wide and --aligned are two layouts; choose one", {}};
+    if (wide || aligned) {
         if (o.format == OutputFormat::Jsonl)
-            return Error{"--wide is a CSV layout; it does not go with --format jsonl", {}};
-        o.format = OutputFormat::WideCsv;
+            return Error{std::string(wide ? "--wide" : "--aligned") + " is a CSV layout; it does not go with --format jsonl", {}};
+        o.format = wide ? OutputFormat::WideCsv : OutputFormat::AlignedCsv;
     }
+    if (o.fromNs != 0 && o.toNs != 0 && o.fromNs > o.toNs)
+        return Error{"--from is after --to", {}};
     if (o.mission.empty())
         return Error{"missing --mdb MISSION", {}};
     if (o.input.empty())
@@ -195,209 +228,6 @@ std::string plural(std::uint64_t n, std::string_view one, std::string_view many)
 {
     return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
-
-// Why a packet did not decode; the first three come from the input.
-enum class Reason : std::uint8_t { BadPrimaryHeader, LengthMismatch, Truncated, Short, BadSize, Count };
-
-std::string_view reasonName(Reason r)
-{
-    switch (r) {
-    case Reason::BadPrimaryHeader: return inputProblemName(InputProblemKind::BadPrimaryHeader);
-    case Reason::LengthMismatch: return inputProblemName(InputProblemKind::LengthMismatch);
-    case Reason::Truncated: return inputProblemName(InputProblemKind::TruncatedPacket);
-    case Reason::Short: return "shorter than its layout";
-    case Reason::BadSize: return "a size out of range";
-    case Reason::Count: break;
-    }
-    return "?";
-}
-
-Reason reasonOf(InputProblemKind kind)
-{
-    switch (kind) {
-    case InputProblemKind::BadPrimaryHeader: return Reason::BadPrimaryHeader;
-    case InputProblemKind::LengthMismatch: return Reason::LengthMismatch;
-    case InputProblemKind::TruncatedPacket: return Reason::Truncated;
-    }
-    return Reason::BadPrimaryHeader;
-}
-
-struct Tally {
-    std::uint64_t count = 0;
-    std::vector<std::string> examples; // the first few: where and why
-};
-
-// The decode loop: classifies each packet, decodes it with its plan into one reused array of values,
-// checks it against its layout, counts, and hands selected packets to the writer.
-class Decoder final : public InputSink {
-public:
-    Decoder(const pipeline::PacketTypeTable& table, const Selection& selection, DecodedWriter& writer,
-            const PacketInput& input, ProgressBar& progress)
-        : m_table(table), m_selection(selection), m_writer(writer), m_input(input), m_progress(progress),
-          m_values(std::max<std::uint32_t>(1, table.maxParametersPerPacket())), m_decodedByType(table.typeCount(), 0)
-    {
-    }
-
-    void onPacket(const InputPacket& in) override
-    {
-        tick();
-        const auto packet = in.packet;
-        const std::uint32_t type = m_table.classify(packet);
-        if (type == pipeline::kUnknownType) {
-            const auto apid = ccsds::readPrimaryHeader(packet.data()).apid;
-            if (apid == ccsds::kIdleApid)
-                ++m_idle;
-            else
-                ++m_unknownByApid[apid];
-            return;
-        }
-        const auto& plan = m_table.plan(type);
-        const auto& def = m_table.definition(type);
-        decode::LayoutReport layout;
-        plan.decode(packet, std::span(m_values.data(), plan.parameterCount()), &layout);
-        if (packet.size() < def.length) {
-            malformed(Reason::Short, in, type,
-                      std::to_string(packet.size()) + " bytes, its definition has at least " + std::to_string(def.length));
-            return;
-        }
-        if (layout.status != decode::LayoutStatus::Complete) {
-            const std::string parameter = layout.failedIndex >= 0
-                ? def.parameters[static_cast<std::size_t>(layout.failedIndex)].name
-                : std::string("?");
-            malformed(layout.status == decode::LayoutStatus::Short ? Reason::Short : Reason::BadSize, in, type,
-                      layout.status == decode::LayoutStatus::Short
-                          ? std::to_string(packet.size()) + " bytes end before parameter " + parameter
-                          : "parameter " + parameter + " has a size out of range");
-            return;
-        }
-        ++m_decoded;
-        ++m_decodedByType[type];
-        // A packet longer than its layout (or its definition's length) decodes; the rest is ignored.
-        const std::size_t layoutEnd = plan.fixedLayout() ? plan.requiredSize() : layout.endByte();
-        const std::size_t end = std::max<std::size_t>(layoutEnd, def.length);
-        if (packet.size() > end) {
-            ++m_long.count;
-            m_extraBytes += packet.size() - end;
-            if (m_long.examples.size() < kExamplesPerReason)
-                m_long.examples.push_back(where(in, type) + ": " + std::to_string(packet.size()) + " bytes, "
-                                          + plural(packet.size() - end, "byte", "bytes") + " past the end of its layout");
-        }
-        if (!m_selection.selected(type))
-            return;
-        DecodedPacket out{in.index, in.receiveTimeNs, type, packet, std::span(m_values.data(), plan.parameterCount())};
-        std::int64_t packetTime = 0;
-        if (!out.timeNs && plan.hasPacketTime() && plan.packetTime(packet, packetTime))
-            out.timeNs = packetTime;
-        m_writer.write(out);
-        ++m_written;
-    }
-
-    void onProblem(const InputProblem& problem) override
-    {
-        tick();
-        InputPacket at;
-        at.index = problem.index;
-        at.byteOffset = problem.byteOffset;
-        malformed(reasonOf(problem.kind), at, pipeline::kUnknownType, problem.detail);
-    }
-
-    // The summary on standard error. Returns true when every packet decoded.
-    bool summarize(std::ostream& err, const std::string& inputPath, const std::string& damage) const
-    {
-        std::uint64_t unknown = 0;
-        for (const auto& [apid, n] : m_unknownByApid)
-            unknown += n;
-        std::uint64_t malformedCount = 0;
-        for (const auto& t : m_malformed)
-            malformedCount += t.count;
-        err << "telestation-mdb decode: " << inputPath << " (" << inputKindName(m_input.kind())
-            << "): " << plural(m_packets, "packet", "packets") << ": " << m_decoded << " decoded, " << unknown
-            << " unknown, " << malformedCount << " malformed";
-        if (m_idle > 0)
-            err << ", " << m_idle << " idle (APID 2047, skipped)";
-        err << '\n';
-        err << "  written: " << plural(m_written, "packet", "packets") << ", "
-            << plural(m_writer.valuesWritten(), "parameter value", "parameter values") << '\n';
-        if (m_decoded > 0) {
-            err << "  decoded, by packet type:\n";
-            for (std::uint32_t t = 1; t < m_decodedByType.size(); ++t)
-                if (m_decodedByType[t] > 0)
-                    err << "    " << m_table.typeName(t) << ": " << m_decodedByType[t] << '\n';
-        }
-        if (unknown > 0) {
-            err << "  unknown (no definition), by APID:\n";
-            for (const auto& [apid, n] : m_unknownByApid)
-                err << "    APID " << apid << ": " << plural(n, "packet", "packets") << '\n';
-        }
-        if (malformedCount > 0) {
-            err << "  malformed, by reason:\n";
-            for (std::size_t r = 0; r < m_malformed.size(); ++r) {
-                const Tally& t = m_malformed[r];
-                if (t.count == 0)
-                    continue;
-                err << "    " << reasonName(static_cast<Reason>(r)) << ": " << plural(t.count, "packet", "packets")
-                    << '\n';
-                for (const auto& e : t.examples)
-                    err << "      " << e << '\n';
-                if (t.count > t.examples.size())
-                    err << "      …\n";
-            }
-        }
-        if (m_long.count > 0) {
-            err << "  long packets (decoded, extra bytes ignored): " << plural(m_long.count, "packet", "packets")
-                << " with " << plural(m_extraBytes, "extra byte", "extra bytes") << '\n';
-            for (const auto& e : m_long.examples)
-                err << "      " << e << '\n';
-            if (m_long.count > m_long.examples.size())
-                err << "      …\n";
-        }
-        if (!damage.empty())
-            err << "  recording damaged: " << damage << '\n';
-        return unknown == 0 && malformedCount == 0 && damage.empty();
-    }
-
-private:
-    void tick()
-    {
-        ++m_packets;
-        if ((m_packets & 1023) == 0 && m_progress.enabled())
-            m_progress.update(m_input.fraction(), m_packets);
-    }
-
-    [[nodiscard]] std::string where(const InputPacket& in, std::uint32_t type) const
-    {
-        std::string out = "packet " + std::to_string(in.index);
-        if (m_input.kind() == InputKind::PacketFile)
-            out += " at byte offset " + std::to_string(in.byteOffset);
-        if (type != pipeline::kUnknownType)
-            out += " (" + std::string(m_table.typeName(type)) + ")";
-        return out;
-    }
-
-    void malformed(Reason reason, const InputPacket& in, std::uint32_t type, const std::string& detail)
-    {
-        Tally& t = m_malformed[static_cast<std::size_t>(reason)];
-        ++t.count;
-        if (t.examples.size() < kExamplesPerReason)
-            t.examples.push_back(where(in, type) + ": " + detail);
-    }
-
-    const pipeline::PacketTypeTable& m_table;
-    const Selection& m_selection;
-    DecodedWriter& m_writer;
-    const PacketInput& m_input;
-    ProgressBar& m_progress;
-    std::vector<decode::DecodedValue> m_values;
-    std::uint64_t m_packets = 0;
-    std::uint64_t m_decoded = 0;
-    std::uint64_t m_written = 0;
-    std::uint64_t m_idle = 0;
-    std::vector<std::uint64_t> m_decodedByType;
-    std::map<std::uint16_t, std::uint64_t> m_unknownByApid;
-    std::array<Tally, static_cast<std::size_t>(Reason::Count)> m_malformed;
-    Tally m_long;
-    std::uint64_t m_extraBytes = 0;
-};
 
 void printDiagnostics(const Diagnostics& diagnostics, bool warnings)
 {
@@ -457,6 +287,9 @@ int runDecode(std::span<const std::string> args)
 
     InputOptions inputOptions;
     inputOptions.transportHeaderBytes = o.transportHeader;
+    inputOptions.fromNs = o.fromNs;
+    inputOptions.toNs = o.toNs;
+    inputOptions.streams = o.streams;
     inputOptions.knownApids.assign(ccsds::kApidCount, false);
     for (const auto& p : mission.database->packets)
         inputOptions.knownApids[p.apid & ccsds::kMaxApid] = true;
@@ -478,13 +311,19 @@ int runDecode(std::span<const std::string> args)
     ProgressBar progress(stderr, showProgress, (*input)->totalBytes());
 
     const auto writer = DecodedWriter::create(o.format, *table, *selection, out);
-    Decoder decoder(*table, *selection, *writer, **input, progress);
+    DecodeRunOptions runOptions;
+    runOptions.fromNs = o.fromNs;
+    runOptions.toNs = o.toNs;
+    if (progress.enabled())
+        runOptions.progress = [&](double fraction, std::uint64_t packets) { progress.update(fraction, packets); };
+    DecodeRun decoder(*table, *selection, *writer, **input, std::move(runOptions));
     const Status read = (*input)->read(decoder);
     Status written = writer->finish();
     progress.finish();
     if (!toStdout && std::fclose(out) != 0 && written)
         written = Error{std::string("cannot write: ") + std::strerror(errno), {}};
-    const bool complete = decoder.summarize(std::cerr, o.input, (*input)->damage());
+    const bool complete
+        = decoder.summarize(std::cerr, "telestation-mdb decode: ", o.input, writer->valuesWritten(), (*input)->damage());
     if (!read) {
         std::cerr << "telestation-mdb decode: " << read.error().toString() << '\n';
         return kDecodeFailed;

@@ -1,4 +1,4 @@
-#include "tools/mdb/value_text.hpp"
+#include "core/archive/value_text.hpp"
 
 #include "core/decode/bits.hpp"
 
@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <variant>
 
-namespace telestation::tools {
+namespace telestation::archive {
 
 namespace {
 
@@ -319,4 +319,4 @@ JsonKind calibratedJsonKind(const ValueFormat& format, const decode::DecodedValu
     return JsonKind::Null;
 }
 
-} // namespace telestation::tools
+} // namespace telestation::archive

@@ -1,4 +1,4 @@
-#include "tools/mdb/packet_file_reader.hpp"
+#include "core/archive/packet_file_reader.hpp"
 
 #include "core/ccsds/space_packet.hpp"
 #include "core/record/playback.hpp"
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace telestation::tools {
+namespace telestation::archive {
 
 namespace {
 
@@ -62,6 +62,8 @@ public:
         const std::size_t headerEnd = n + ccsds::kPrimaryHeaderSize;
         std::uint64_t index = 0;
         for (;;) {
+            if (sink.stopRequested())
+                return {};
             if (!fill(headerEnd))
                 return m_error;
             const std::size_t available = m_end - m_begin;
@@ -200,7 +202,7 @@ public:
         const auto deliver = [&](const record::RecordMeta& meta, std::span<const std::uint8_t> payload) {
             deliverRecord(sink, index++, meta, payload);
         };
-        while (!m_source->finished())
+        while (!m_source->finished() && !sink.stopRequested())
             m_source->poll(std::chrono::milliseconds(100), deliver, 4096);
         m_damage = m_source->progress().problem;
         return {};
@@ -299,11 +301,18 @@ Result<std::unique_ptr<PacketInput>> PacketInput::open(const std::string& path, 
     if (!kind)
         return kind.error();
     if (*kind != InputKind::PacketFile) {
-        auto source = record::PlaybackSource::open(path, record::PlaybackOptions{});
+        record::PlaybackOptions playback;
+        playback.fromNs = options.fromNs;
+        playback.toNs = options.toNs;
+        playback.streams = options.streams;
+        playback.segments = options.segments;
+        auto source = record::PlaybackSource::open(path, playback);
         if (!source)
             return source.error();
         return std::unique_ptr<PacketInput>(new RecordingReader(*kind, std::move(*source), std::move(options)));
     }
+    if (!options.streams.empty() || !options.segments.empty())
+        return pathError(path, "a file of packets has no streams or segments (those select from a recording)");
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return pathError(path, "cannot open: " + errnoText(errno));
@@ -321,4 +330,4 @@ Result<std::unique_ptr<PacketInput>> PacketInput::open(const std::string& path, 
         path, fd, regular ? static_cast<std::uint64_t>(st.st_size) : 0, std::move(options)));
 }
 
-} // namespace telestation::tools
+} // namespace telestation::archive

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace telestation::tools {
+namespace telestation::archive {
 
 // "2021-04-09T00:00:00.000000000Z": always nine fraction digits; times before 1970 work too.
 void appendIsoTime(std::string& out, std::int64_t unixNs);
@@ -77,4 +77,4 @@ enum class JsonKind : std::uint8_t { Number, String, Null };
 [[nodiscard]] JsonKind convertedJsonKind(const ValueFormat& format, const decode::DecodedValue& value);
 [[nodiscard]] JsonKind calibratedJsonKind(const ValueFormat& format, const decode::DecodedValue& value);
 
-} // namespace telestation::tools
+} // namespace telestation::archive

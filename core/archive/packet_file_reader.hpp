@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace telestation::tools {
+namespace telestation::archive {
 
 enum class InputKind : std::uint8_t {
     PacketFile,         // concatenated space packets
@@ -39,6 +39,13 @@ struct InputOptions {
     // file, reading resumes at the next header with version 0 and one of these APIDs (any APID when
     // empty), so that a run of garbage is not read as a series of invented packets.
     std::vector<bool> knownApids;
+    // Recordings only (record::PlaybackOptions): the receive-time range, inclusive (0 = open end), and
+    // the streams and segment files to read (empty = all). Streams or segments for a packet file are an
+    // error; a time range there is the reader's to apply (DecodeRun applies it to the packet time).
+    std::int64_t fromNs = 0;
+    std::int64_t toNs = 0;
+    std::vector<std::string> streams;
+    std::vector<std::string> segments;
 };
 
 struct InputPacket {
@@ -68,6 +75,8 @@ public:
     virtual ~InputSink() = default;
     virtual void onPacket(const InputPacket& packet) = 0;
     virtual void onProblem(const InputProblem& problem) = 0;
+    // Asked between packets: true ends read() early (a cancelled export), without an error.
+    [[nodiscard]] virtual bool stopRequested() const { return false; }
 };
 
 class PacketInput {
@@ -89,4 +98,4 @@ public:
     [[nodiscard]] virtual std::string damage() const { return {}; }
 };
 
-} // namespace telestation::tools
+} // namespace telestation::archive

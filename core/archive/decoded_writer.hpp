@@ -1,6 +1,7 @@
-// The output of `telestation-mdb decode`: which packet types and parameters are written (Selection)
-// and the three formats (DecodedWriter): CSV with one row per parameter sample, wide CSV with one row
-// per packet, and JSON lines with one object per packet. docs/decode.md shows each with an example.
+// Decoded values as text — the output of `telestation-mdb decode` and of the recordings browser's
+// export: which packet types and parameters are written (Selection) and the formats (DecodedWriter):
+// CSV with one row per parameter sample, wide CSV with one row per packet, aligned CSV with one row per
+// time, and JSON lines with one object per packet. docs/decode.md shows each with an example.
 //
 // Writers append to a reused text buffer and hand it to the output FILE in blocks of about 64 KiB: no
 // allocation per packet once the buffer has grown. Wide CSV writes one section per packet type; the
@@ -11,7 +12,7 @@
 #include "core/common/result.hpp"
 #include "core/decode/decoded_value.hpp"
 #include "core/pipeline/packet_types.hpp"
-#include "tools/mdb/value_text.hpp"
+#include "core/archive/value_text.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -21,9 +22,12 @@
 #include <string>
 #include <vector>
 
-namespace telestation::tools {
+namespace telestation::archive {
 
-enum class OutputFormat : std::uint8_t { Csv, WideCsv, Jsonl };
+// Csv: one row per parameter sample. WideCsv: one row per packet, a section per packet type.
+// AlignedCsv: one row per time, every selected parameter of every selected type a column
+// ("PACKET.PARAMETER"), empty where that time has no sample of it. Jsonl: one object per packet.
+enum class OutputFormat : std::uint8_t { Csv, WideCsv, AlignedCsv, Jsonl };
 
 // The packet types and parameters to write.
 class Selection {
@@ -57,15 +61,19 @@ struct DecodedPacket {
     std::span<const decode::DecodedValue> values;  // every parameter of the type (absent ones marked)
 };
 
-class DecodedWriter {
+// Where decoded packets go (DecodeRun's output): a DecodedWriter, or samples on their way to a client.
+class PacketSink {
+public:
+    virtual ~PacketSink() = default;
+    virtual void write(const DecodedPacket& packet) = 0;
+};
+
+class DecodedWriter : public PacketSink {
 public:
     // `out` stays the caller's (it is flushed, not closed). The table and selection must outlive the writer.
     [[nodiscard]] static std::unique_ptr<DecodedWriter> create(OutputFormat format, const pipeline::PacketTypeTable& table,
                                                                const Selection& selection, std::FILE* out);
-    virtual ~DecodedWriter() = default;
-
-    // A packet of a selected type.
-    virtual void write(const DecodedPacket& packet) = 0;
+    // write(): a packet of a selected type.
     // Writes what is buffered (and, for wide CSV, the spooled sections) and flushes `out`. An error
     // says what could not be written; the writer has then stopped writing at the first failure.
     [[nodiscard]] virtual Status finish() = 0;
@@ -76,4 +84,4 @@ protected:
     std::uint64_t m_values = 0;
 };
 
-} // namespace telestation::tools
+} // namespace telestation::archive
