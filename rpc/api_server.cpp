@@ -71,7 +71,9 @@ Result<std::unique_ptr<ApiServer>> ApiServer::start(pipeline::Station& station, 
     int port = 0;
     grpc::ServerBuilder builder;
     builder.AddListeningPort(hostPort(options.address, options.port), credentials, &port);
+    server->m_archive = std::make_unique<ArchiveService>(station, *server->m_service);
     builder.RegisterService(server->m_service.get());
+    builder.RegisterService(server->m_archive.get());
     builder.SetMaxReceiveMessageSize(options.maxRequestBytes);
     // gRPC sets SO_REUSEPORT by default: a second station could then bind the same port without error
     // and clients would be split between the two. Off: the second one is refused, as it should be.

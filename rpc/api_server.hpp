@@ -7,6 +7,7 @@
 
 #include "core/common/result.hpp"
 #include "core/config/station_profile.hpp"
+#include "rpc/archive_service.hpp"
 #include "rpc/station_service.hpp"
 
 #include <cstdint>
@@ -48,6 +49,7 @@ private:
 
     ApiServerOptions m_options;
     std::unique_ptr<StationService> m_service;
+    std::unique_ptr<ArchiveService> m_archive;
     std::unique_ptr<grpc::Server> m_server;
     std::uint16_t m_port = 0;
 };

@@ -56,13 +56,16 @@ public:
     grpc::Status StopStream(grpc::ServerContext* context, const v1::StreamRequest* request,
                             v1::ControlReply* reply) override;
 
-private:
-    // OK when the caller may make the call; `who` gets the token's name (or the peer's address).
+    // OK when the caller may make the call; `who` gets the token's name (or the peer's address). The
+    // archive service asks it too.
     grpc::Status authorize(const grpc::ServerContext& context, bool control, std::string* who = nullptr);
+    // The call was cancelled, or the server is stopping.
     [[nodiscard]] bool ended(const grpc::ServerContext& context) const noexcept
     {
         return m_stopping.load(std::memory_order_relaxed) || context.IsCancelled();
     }
+
+private:
     // StartStream (`start`) and StopStream.
     grpc::Status streamControl(const grpc::ServerContext& context, const v1::StreamRequest& request, bool start,
                                v1::ControlReply* reply);

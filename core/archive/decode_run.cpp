@@ -93,7 +93,8 @@ void DecodeRun::onPacket(const InputPacket& in)
     }
     if (!m_selection.selected(type))
         return;
-    DecodedPacket out{in.index, in.receiveTimeNs, type, packet, std::span(m_values.data(), plan.parameterCount())};
+    DecodedPacket out{in.index, in.receiveTimeNs, type, packet, std::span(m_values.data(), plan.parameterCount()),
+                      in.stream};
     std::int64_t packetTime = 0;
     if (!out.timeNs && plan.hasPacketTime() && plan.packetTime(packet, packetTime))
         out.timeNs = packetTime;

@@ -59,6 +59,7 @@ struct DecodedPacket {
     std::uint32_t type = 0;                        // a type index of the PacketTypeTable, never unknown
     std::span<const std::uint8_t> packet;          // the space packet
     std::span<const decode::DecodedValue> values;  // every parameter of the type (absent ones marked)
+    std::string_view stream;                       // recordings: the recorded stream's name
 };
 
 // Where decoded packets go (DecodeRun's output): a DecodedWriter, or samples on their way to a client.

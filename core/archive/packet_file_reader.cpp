@@ -94,7 +94,7 @@ public:
                 m_begin = m_end;
                 return {};
             }
-            const InputPacket packet{index++, offset(), std::nullopt,
+            const InputPacket packet{index++, offset(), std::nullopt, {},
                                      std::span<const std::uint8_t>(m_buffer.data() + m_begin + n, packetLength)};
             sink.onPacket(packet);
             m_begin += frameLength;
@@ -233,7 +233,7 @@ private:
                                 + " bytes, the record holds " + std::to_string(payload.size() - n)});
             return;
         }
-        sink.onPacket(InputPacket{index, 0, meta.receiveTimeNs, payload.subspan(n)});
+        sink.onPacket(InputPacket{index, 0, meta.receiveTimeNs, m_source->deliveringStream(), payload.subspan(n)});
     }
 
     InputKind m_kind;

@@ -52,6 +52,7 @@ struct InputPacket {
     std::uint64_t index = 0;                   // 0-based in the input
     std::uint64_t byteOffset = 0;              // packet file: where its transport header (or header) starts
     std::optional<std::int64_t> receiveTimeNs; // recordings
+    std::string_view stream;                   // recordings: the recorded stream's name; valid during the call
     std::span<const std::uint8_t> packet;      // the space packet, primary header first; valid during the call
 };
 

@@ -167,6 +167,7 @@ struct PlaybackSource::Impl {
     std::int64_t lowNs = std::numeric_limits<std::int64_t>::min();
     std::int64_t highNs = std::numeric_limits<std::int64_t>::max();
     std::vector<SegmentInfo> segments;
+    const std::string* delivering = nullptr; // the stream of the record being delivered
     std::vector<Cursor> cursors;
 
     bool started = false; // pacing: the first delivered record's time and wall time
@@ -411,6 +412,7 @@ std::size_t PlaybackSource::poll(std::chrono::milliseconds timeout, const Delive
                 std::this_thread::sleep_until(due);
             }
         }
+        d.delivering = &d.segments[c->current].streamName;
         deliver(c->meta, std::span<const std::uint8_t>(c->payload));
         d.recordsPlayed.fetch_add(1, std::memory_order_relaxed);
         ++delivered;
@@ -423,6 +425,11 @@ void PlaybackSource::shiftClock(std::chrono::nanoseconds paused) noexcept
 {
     if (m_impl->started && paused.count() > 0)
         m_impl->firstRecordWall += paused;
+}
+
+std::string_view PlaybackSource::deliveringStream() const noexcept
+{
+    return m_impl->delivering ? std::string_view(*m_impl->delivering) : std::string_view();
 }
 
 PlaybackProgress PlaybackSource::progress() const

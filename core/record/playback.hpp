@@ -99,6 +99,9 @@ public:
     // where playback stopped instead of catching up. Same thread as poll(); no effect at speed 0.
     void shiftClock(std::chrono::nanoseconds paused) noexcept;
 
+    // During a `deliver` call: the recorded stream the record belongs to (its segment's stream name).
+    [[nodiscard]] std::string_view deliveringStream() const noexcept;
+
     [[nodiscard]] PlaybackProgress progress() const; // any thread
     [[nodiscard]] bool finished() const noexcept;   // any thread
     // The selected segments, sorted by first receive time then sequence, as the catalog lists them; for
