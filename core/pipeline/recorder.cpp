@@ -29,6 +29,7 @@ void Recorder::starting()
 void Recorder::beforeRound()
 {
     closeRemoved();
+    flushNow();
     const std::uint64_t requests = m_core.recording.resumeRequests.load(std::memory_order_acquire);
     if (requests == m_resumeRequests)
         return;
@@ -46,6 +47,20 @@ void Recorder::beforeRound()
     }
     if (any)
         m_core.recording.setState(m_catalog ? "recording to " + m_core.settings.profile.recordingDirectory : "off");
+}
+
+// Once a second: what the segment writers buffered goes to the files, so that a recording in progress
+// can be read (playback, archive queries) up to about a second ago. A failed write shows at the
+// stream's next packet (record() fails; the usual failure path reports and counts it).
+void Recorder::flushNow()
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (now < m_nextFlush)
+        return;
+    m_nextFlush = now + kFlushInterval;
+    for (auto& r : m_streams)
+        if (r.recorder && !r.failed)
+            (void)r.recorder->flush();
 }
 
 void Recorder::closeRemoved()

@@ -12,6 +12,7 @@
 #include "core/record/recording_catalog.hpp"
 #include "core/record/stream_recorder.hpp"
 
+#include <chrono>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -45,12 +46,15 @@ private:
 
     void openCatalog();
     void closeRemoved(); // the recordings of streams removed since the last look
+    void flushNow();     // every kFlushInterval: buffered records to the files
     void close(StreamRecording& r, Stream* s);
     void record(Stream& s, StreamRecording& r, PacketHandle h);
     void fail(Stream& s, StreamRecording& r, const std::string& what);
     void uncountUnwritten(Stream& s, StreamRecording& r);
     void rolledOver(Stream& s, StreamRecording& r);
 
+    static constexpr std::chrono::seconds kFlushInterval{1};
+    std::chrono::steady_clock::time_point m_nextFlush{};
     std::unique_ptr<record::RecordingCatalog> m_catalog;
     bool m_catalogFailed = false;
     std::uint64_t m_resumeRequests = 0;

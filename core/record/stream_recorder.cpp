@@ -208,6 +208,18 @@ bool StreamRecorder::record(const RecordMeta& meta, std::span<const std::uint8_t
     return true;
 }
 
+bool StreamRecorder::flush() noexcept
+{
+    Impl& d = *m_impl;
+    if (d.failed || d.closed)
+        return false;
+    if (!d.writer->flush()) {
+        d.fail(d.writer->error());
+        return false;
+    }
+    return true;
+}
+
 Status StreamRecorder::close()
 {
     Impl& d = *m_impl;

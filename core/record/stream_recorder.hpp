@@ -30,6 +30,9 @@ public:
     // written, and the catalog says so.
     bool record(const RecordMeta& meta, std::span<const std::uint8_t> packet) noexcept;
     [[nodiscard]] Status close();
+    // Writes what is buffered to the segment file (no fsync), so that readers of a recording in
+    // progress (playback, archive queries) see it. A write error fails the recorder as record() does.
+    bool flush() noexcept;
 
     [[nodiscard]] bool failed() const noexcept;
     [[nodiscard]] const std::string& error() const noexcept;

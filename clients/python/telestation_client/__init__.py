@@ -8,6 +8,7 @@ of a running station. See clients/python/README.md.
 """
 from ._proto import station_pb2, station_pb2_grpc
 from ._wire import FAST as FAST_DECODER
+from .archive import Archive, ArchiveBatches, ArchivePackets
 from .client import MODES, Client
 from .dataframe import to_pandas
 from .errors import TelestationError
@@ -17,7 +18,7 @@ from .subscriptions import Messages, Packets, SampleBatches, Samples, Subscripti
 __version__ = "0.1.0"
 
 __all__ = [
-    "Client", "TelestationError", "Sample", "SampleBatch", "Packet", "Samples", "SampleBatches", "Packets",
+    "Client", "Archive", "ArchiveBatches", "ArchivePackets", "TelestationError", "Sample", "SampleBatch", "Packet", "Samples", "SampleBatches", "Packets",
     "Messages", "Subscription", "to_pandas", "LIMIT_NAMES", "MODES", "FAST_DECODER", "station_pb2",
     "station_pb2_grpc",
 ]

@@ -8,6 +8,7 @@ import grpc
 from ._proto import station_pb2 as pb
 from ._proto import station_pb2_grpc as pb_grpc
 from ._wire import columns_from_samples
+from .archive import Archive
 from .errors import TelestationError
 from .samples import NameTable, SampleBatch, Sample
 from .subscriptions import Messages, Packets, SampleBatches, Samples
@@ -60,6 +61,8 @@ class Client:
         self._timeout = timeout
         #: The generated gRPC stub, for whatever this class does not offer.
         self.stub = pb_grpc.StationStub(self._channel)
+        #: Queries over the station's recordings (`Archive`).
+        self.archive = Archive(self._channel, self._metadata, timeout)
         # Parameter batches as bytes: decoded by the client's own column decoder, not message by message.
         self._subscribe_parameters = self._channel.unary_stream(
             "/telestation.v1.Station/SubscribeParameters",

@@ -58,10 +58,12 @@ class LocalStation:
 
     def __init__(self, bin_dir: Optional[str] = None, streams: Sequence[str] = ("tm",),
                  tokens: Sequence[dict] = (), tls: Optional[Tuple[str, str]] = None, profile: Optional[dict] = None,
+                 stream_profile: Optional[dict] = None,
                  duration: Optional[float] = None, startup_timeout: float = 60.0) -> None:
         """`tokens`: the profile's API tokens ({"token", "name", "control"}); clients use the first.
         `tls`: (certificate, key) PEM files: the API is served with TLS and clients trust the
-        certificate. `profile`: more top-level keys of the profile (queues, limits, …). `duration`: the
+        certificate. `profile`: more top-level keys of the profile (queues, limits, …); `stream_profile`:
+        more keys of every stream (e.g. "packets": [{"packet": "Packet5", "record": true}]). `duration`: the
         station stops by itself after this many seconds (a station left behind by a killed test ends)."""
         self.telestation = find_program("telestation", bin_dir)
         self.simulator = find_program("telestation-sim", bin_dir)
@@ -69,6 +71,7 @@ class LocalStation:
         self.tokens = [dict(t) for t in tokens]
         self.tls = tls
         self.extra_profile = dict(profile or {})
+        self.extra_stream = dict(stream_profile or {})
         self.duration = duration
         self.startup_timeout = startup_timeout
         self.directory: Optional[str] = None
@@ -118,7 +121,8 @@ class LocalStation:
             "logDirectory": os.path.join(self.directory, "logs"),
             "api": {"port": self.api_port, **({"tokens": self.tokens} if self.tokens else {}),
                     **({"tlsCertificate": self.tls[0], "tlsKey": self.tls[1]} if self.tls else {})},
-            "streams": [{"name": n, "source": self.stream_url(n), "staleAfterSeconds": 0} for n in self.stream_names],
+            "streams": [{"name": n, "source": self.stream_url(n), "staleAfterSeconds": 0, **self.extra_stream}
+                        for n in self.stream_names],
         }
         profile.update(self.extra_profile)
         path = os.path.join(self.directory, "profile.json")
