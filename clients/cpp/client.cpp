@@ -36,6 +36,7 @@ Client::Client(const std::string& target, Options options) : m_options(std::move
     arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
     m_channel = grpc::CreateCustomChannel(target, credentials, arguments);
     m_stub = v1::Station::NewStub(m_channel);
+    m_archive = v1::Archive::NewStub(m_channel);
 }
 
 std::unique_ptr<grpc::ClientContext> Client::context() const
@@ -78,6 +79,27 @@ ParameterSubscription Client::parameters(v1::SubscribeParametersRequest request)
         request.set_client_name(m_options.clientName);
     auto ctx = context();
     auto reader = m_stub->SubscribeParameters(ctx.get(), request);
+    return {std::move(ctx), std::move(reader)};
+}
+
+v1::RecordingList Client::recordings()
+{
+    v1::RecordingList reply;
+    const auto status = m_archive->ListRecordings(context().get(), {}, &reply);
+    return check(status, std::move(reply));
+}
+
+ParameterSubscription Client::archiveParameters(const v1::ArchiveParametersRequest& request)
+{
+    auto ctx = context();
+    auto reader = m_archive->QueryParameters(ctx.get(), request);
+    return {std::move(ctx), std::move(reader)};
+}
+
+PacketSubscription Client::archivePackets(const v1::ArchivePacketsRequest& request)
+{
+    auto ctx = context();
+    auto reader = m_archive->QueryPackets(ctx.get(), request);
     return {std::move(ctx), std::move(reader)};
 }
 

@@ -76,6 +76,16 @@ public:
             m_context->TryCancel();
     }
     [[nodiscard]] const grpc::Status& status() const noexcept { return m_status; }
+    // After the end: a value of the call's trailing metadata ("" when absent), e.g. an archive query's
+    // "telestation-archive-summary".
+    [[nodiscard]] std::string trailer(const std::string& key) const
+    {
+        if (!m_finished || !m_context)
+            return {};
+        const auto& trailing = m_context->GetServerTrailingMetadata();
+        const auto it = trailing.find(key);
+        return it == trailing.end() ? std::string() : std::string(it->second.data(), it->second.size());
+    }
     [[nodiscard]] const std::string& name(std::uint32_t parameterId) const { return m_parameterNames.at(parameterId); }
     [[nodiscard]] const std::string& streamName(std::uint32_t streamId) const { return m_streamNames.at(streamId); }
 
@@ -126,6 +136,13 @@ public:
     [[nodiscard]] StatisticsSubscription statistics(std::uint32_t intervalMs = 1000);
     [[nodiscard]] v1::CurrentValues currentValues(const std::string& stream, const std::vector<std::string>& names);
 
+    // The archive (the station's recordings): its segments; recorded parameters and packets by time
+    // range, stream, segment and type, in receive-time order. The call ends after the last batch;
+    // trailer("telestation-archive-summary") then says what was read.
+    [[nodiscard]] v1::RecordingList recordings();
+    [[nodiscard]] ParameterSubscription archiveParameters(const v1::ArchiveParametersRequest& request);
+    [[nodiscard]] PacketSubscription archivePackets(const v1::ArchivePacketsRequest& request);
+
     // Control (a control token off loopback); each returns what the station did.
     std::string setPacketSettings(const v1::SetPacketSettingsRequest& request);
     std::string setMode(const std::string& stream, const std::string& packetType, v1::ProcessingMode mode);
@@ -133,6 +150,7 @@ public:
     std::string stopStream(const std::string& stream);
 
     [[nodiscard]] v1::Station::Stub& stub() noexcept { return *m_stub; }
+    [[nodiscard]] v1::Archive::Stub& archiveStub() noexcept { return *m_archive; }
 
 private:
     [[nodiscard]] std::unique_ptr<grpc::ClientContext> context() const;
@@ -140,6 +158,7 @@ private:
     Options m_options;
     std::shared_ptr<grpc::Channel> m_channel;
     std::unique_ptr<v1::Station::Stub> m_stub;
+    std::unique_ptr<v1::Archive::Stub> m_archive;
 };
 
 } // namespace telestation::client

@@ -1,16 +1,16 @@
-// The API's archive queries (issue 16, part 4) over a real station, real gRPC on loopback: a simulator
+// The API's archive queries (issue 16, part 4) over a real station, real gRPC on loopback, the C++
+// client library: a simulator
 // run recorded by the station, then queried — every parameter sample and packet of the recording
 // equals what the station processed live (an in-process subscription during the run), in order; time
 // ranges, streams and packet types select exactly; the list of recorded segments; bad requests refused
 // with a reason; no recordings is NOT_FOUND.
+#include "clients/cpp/client.hpp"
 #include "core/api/consumer.hpp"
 #include "rpc/api_server.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/training_mission.hpp"
 #include "tests/support/wait_until.hpp"
-
-#include <grpcpp/grpcpp.h>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -43,19 +43,14 @@ struct Query {
     std::string summary;
 };
 
-template <typename Batch, typename Call>
-Query<Batch> runQuery(Call call)
+template <typename Batch>
+Query<Batch> drain(client::Subscription<Batch> subscription)
 {
     Query<Batch> q;
-    grpc::ClientContext context;
-    auto reader = call(context);
-    Batch batch;
-    while (reader->Read(&batch))
-        q.batches.push_back(batch);
-    q.status = reader->Finish();
-    const auto& trailing = context.GetServerTrailingMetadata();
-    if (const auto it = trailing.find("telestation-archive-summary"); it != trailing.end())
-        q.summary.assign(it->second.data(), it->second.size());
+    while (auto batch = subscription.next())
+        q.batches.push_back(std::move(*batch));
+    q.status = subscription.status();
+    q.summary = subscription.trailer("telestation-archive-summary");
     return q;
 }
 
@@ -67,18 +62,17 @@ class TestRpcArchive : public QObject {
     QTemporaryDir m_dir;
     std::unique_ptr<pipeline::Station> m_station;
     std::unique_ptr<rpc::ApiServer> m_server;
-    std::unique_ptr<v1::Archive::Stub> m_archive;
+    std::unique_ptr<client::Client> m_client;
     std::vector<pipeline::ParameterSample> m_samples; // what the station processed live, in order
     std::vector<Frame> m_hkFrames;                    // the HK_Status packets it received
 
     Query<v1::ParameterBatch> parameters(const v1::ArchiveParametersRequest& request)
     {
-        return runQuery<v1::ParameterBatch>(
-            [&](grpc::ClientContext& c) { return m_archive->QueryParameters(&c, request); });
+        return drain(m_client->archiveParameters(request));
     }
     Query<v1::PacketBatch> packets(const v1::ArchivePacketsRequest& request)
     {
-        return runQuery<v1::PacketBatch>([&](grpc::ClientContext& c) { return m_archive->QueryPackets(&c, request); });
+        return drain(m_client->archivePackets(request));
     }
 
     // The samples of a query, checked against the live ones from `from` on, in order.
@@ -125,7 +119,7 @@ private slots:
         auto server = rpc::ApiServer::start(*m_station, {});
         QVERIFY2(server, server ? "" : server.error().message.c_str());
         m_server = std::move(*server);
-        m_archive = v1::Archive::NewStub(grpc::CreateChannel(m_server->target(), grpc::InsecureChannelCredentials()));
+        m_client = std::make_unique<client::Client>(m_server->target());
 
         api::ParameterSubscription::Options sampleOptions;
         sampleOptions.parameters = kParameters;
@@ -155,10 +149,7 @@ private slots:
 
     void listsTheRecordedSegments()
     {
-        grpc::ClientContext context;
-        v1::RecordingList list;
-        const auto status = m_archive->ListRecordings(&context, v1::ListRecordingsRequest(), &list);
-        QVERIFY2(status.ok(), status.error_message().c_str());
+        const v1::RecordingList list = m_client->recordings();
         QVERIFY(!list.segments().empty());
         std::uint64_t packets = 0;
         for (const auto& s : list.segments()) {
@@ -237,6 +228,22 @@ private slots:
         QVERIFY2(q.summary.find("packets=" + std::to_string(m_hkFrames.size())) != std::string::npos, q.summary.c_str());
     }
 
+    // A client that stops reading and cancels ends its query; the server answers the next one.
+    void aCancelledQueryEnds()
+    {
+        v1::ArchiveParametersRequest request;
+        request.add_packet_types("Packet5");
+        request.set_max_batch(16);
+        auto query = m_client->archiveParameters(request);
+        QVERIFY(query.next() && query.next());
+        query.cancel();
+        QCOMPARE(query.status().error_code(), grpc::StatusCode::CANCELLED);
+        v1::ArchiveParametersRequest again;
+        again.add_parameters("HK_Status.BUS_VOLTAGE");
+        const auto q = parameters(again);
+        QVERIFY2(q.status.ok(), q.status.error_message().c_str());
+    }
+
     void badRequestsAreRefusedWithAReason()
     {
         const auto expectRefused = [&](const v1::ArchiveParametersRequest& r, grpc::StatusCode code, const char* words) {
@@ -268,16 +275,19 @@ private slots:
         QVERIFY(station);
         auto server = rpc::ApiServer::start(*station, {});
         QVERIFY(server);
-        auto stub = v1::Archive::NewStub(grpc::CreateChannel((*server)->target(), grpc::InsecureChannelCredentials()));
-        grpc::ClientContext context;
-        v1::RecordingList list;
-        const auto status = stub->ListRecordings(&context, v1::ListRecordingsRequest(), &list);
-        QCOMPARE(status.error_code(), grpc::StatusCode::NOT_FOUND);
-        QVERIFY2(status.error_message().find("no recordings") != std::string::npos, status.error_message().c_str());
+        client::Client api((*server)->target());
+        try {
+            (void)api.recordings();
+            QFAIL("a station without recordings listed some");
+        } catch (const client::Error& e) {
+            QCOMPARE(e.code(), grpc::StatusCode::NOT_FOUND);
+            QVERIFY2(std::string(e.what()).find("no recordings") != std::string::npos, e.what());
+        }
     }
 
     void cleanupTestCase()
     {
+        m_client.reset();
         m_server.reset();
         m_station.reset();
     }

@@ -160,8 +160,9 @@ class LocalStation:
         with open(self._log.name, "rb") as f:
             return f.read().decode("utf-8", "replace")
 
-    def stop(self, timeout: float = 60.0) -> Optional[int]:
-        """Stops the station (SIGTERM: it drains and writes its summary) and removes its directory.
+    def stop(self, timeout: float = 60.0, remove: bool = True) -> Optional[int]:
+        """Stops the station (SIGTERM: it drains and writes its summary) and removes its directory (unless
+        `remove` is False: its recordings stay for a look; a later stop() removes it).
         Returns its exit code (0: nothing lost; 3: something lost, dropped or malformed)."""
         code = None
         if self.process is not None and self.process.poll() is None:
@@ -174,7 +175,7 @@ class LocalStation:
             code = self.process.returncode
         self.process = None
         self._close_log()
-        if self.directory:
+        if self.directory and remove:
             shutil.rmtree(self.directory, ignore_errors=True)
             self.directory = None
         return code
