@@ -49,9 +49,7 @@ public:
                 continue;
             std::string& cell = m_cells[first + c];
             cell.clear();
-            m_scratch.clear();
-            appendCalibrated(m_scratch, f, v, byteField(f, plan, p.packet), plan);
-            appendCsvField(cell, m_scratch);
+            appendCsvCalibrated(cell, m_scratch, f, v, byteField(f, plan, p.packet), plan);
             m_filled[first + c] = 1;
             ++m_values;
         }

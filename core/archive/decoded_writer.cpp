@@ -137,30 +137,29 @@ public:
         const auto columns = m_selection.columns(p.type);
         const Names& names = m_names[p.type];
         std::string& out = m_out.text;
+        // What every row of this packet starts with, made once: "index,time,packet,".
+        m_rowStart.clear();
+        appendUnsigned(m_rowStart, p.index);
+        m_rowStart.push_back(',');
+        if (p.timeNs)
+            appendIsoTime(m_rowStart, *p.timeNs);
+        m_rowStart.push_back(',');
+        m_rowStart += names.packet;
+        m_rowStart.push_back(',');
         for (std::size_t c = 0; c < columns.size(); ++c) {
             const ValueFormat& f = columns[c];
             const decode::DecodedValue& v = p.values[f.index];
             if (!v.present)
                 continue;
             const ByteField field = byteField(f, plan, p.packet);
-            appendUnsigned(out, p.index);
-            out.push_back(',');
-            if (p.timeNs)
-                appendIsoTime(out, *p.timeNs);
-            out.push_back(',');
-            out += names.packet;
-            out.push_back(',');
+            out += m_rowStart;
             out += names.parameter[c];
             out.push_back(',');
             appendRaw(out, f, v, field); // digits or hex: never quoted
             out.push_back(',');
-            m_scratch.clear();
-            appendConverted(m_scratch, f, v, field);
-            appendCsvField(out, m_scratch);
+            appendCsvConverted(out, m_scratch, f, v, field);
             out.push_back(',');
-            m_scratch.clear();
-            appendCalibrated(m_scratch, f, v, field, plan);
-            appendCsvField(out, m_scratch);
+            appendCsvCalibrated(out, m_scratch, f, v, field, plan);
             out.push_back(',');
             out += decode::limitStateName(v.limit);
             out.push_back('\n');
@@ -182,6 +181,7 @@ private:
     TextSink m_out;
     std::vector<Names> m_names;
     std::string m_scratch;
+    std::string m_rowStart;
 };
 
 // A temporary file that is gone once closed (unlinked at creation): $TMPDIR, else /tmp.
@@ -236,9 +236,7 @@ public:
             const decode::DecodedValue& v = p.values[f.index];
             if (!v.present)
                 continue;
-            m_scratch.clear();
-            appendCalibrated(m_scratch, f, v, byteField(f, plan, p.packet), plan);
-            appendCsvField(out, m_scratch);
+            appendCsvCalibrated(out, m_scratch, f, v, byteField(f, plan, p.packet), plan);
             ++m_values;
         }
         out.push_back('\n');

@@ -2,6 +2,7 @@
 
 #include "core/decode/bits.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -184,7 +185,10 @@ void appendHex(std::string& out, std::span<const std::uint8_t> bytes)
 
 void appendCsvField(std::string& out, std::string_view text)
 {
-    if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    // One pass (fields are short: four memchr calls cost more than the scan).
+    const bool quote = std::any_of(text.begin(), text.end(),
+                                   [](char c) { return c == ',' || c == '"' || c == '\r' || c == '\n'; });
+    if (!quote) {
         out += text;
         return;
     }
@@ -278,6 +282,22 @@ void appendConverted(std::string& out, const ValueFormat& format, const decode::
     case mdb::DataType::String: appendFieldText(out, field); return;
     case mdb::DataType::Bytes: appendFieldHex(out, field); return;
     }
+}
+
+bool convertedMayNeedQuoting(const ValueFormat& format) noexcept
+{
+    return format.type == mdb::DataType::String; // numbers and hex never hold , " CR LF
+}
+
+bool calibratedMayNeedQuoting(const ValueFormat& format) noexcept
+{
+    switch (format.calibrated) {
+    case ValueFormat::Calibrated::SameAsConverted: return convertedMayNeedQuoting(format);
+    case ValueFormat::Calibrated::State: return true;
+    case ValueFormat::Calibrated::Number:
+    case ValueFormat::Calibrated::Time: return false;
+    }
+    return true;
 }
 
 void appendCalibrated(std::string& out, const ValueFormat& format, const decode::DecodedValue& value,

@@ -70,6 +70,11 @@ void appendConverted(std::string& out, const ValueFormat& format, const decode::
 void appendCalibrated(std::string& out, const ValueFormat& format, const decode::DecodedValue& value,
                       const ByteField& field, const decode::DecodePlan& plan);
 
+// Whether the text of a value may hold a comma, quote or line break (so CSV must check it): text and
+// enumeration states may; numbers, hex and times never do.
+[[nodiscard]] bool convertedMayNeedQuoting(const ValueFormat& format) noexcept;
+[[nodiscard]] bool calibratedMayNeedQuoting(const ValueFormat& format) noexcept;
+
 // How a value goes into JSON: a number (integers exactly, finite doubles), a string (text, hex,
 // times, states) or null (NaN and infinities, a code without a state).
 enum class JsonKind : std::uint8_t { Number, String, Null };

@@ -87,6 +87,31 @@ inline ByteField byteField(const ValueFormat& format, const decode::DecodePlan& 
     return mdb::isByteSequence(format.type) ? locateBytes(plan, packet, format.index) : ByteField{packet, 0, 0};
 }
 
+// A value as a CSV field: written straight when its kind never needs quoting, else through `scratch`.
+inline void appendCsvConverted(std::string& out, std::string& scratch, const ValueFormat& f,
+                               const decode::DecodedValue& v, const ByteField& field)
+{
+    if (!convertedMayNeedQuoting(f)) {
+        appendConverted(out, f, v, field);
+        return;
+    }
+    scratch.clear();
+    appendConverted(scratch, f, v, field);
+    appendCsvField(out, scratch);
+}
+
+inline void appendCsvCalibrated(std::string& out, std::string& scratch, const ValueFormat& f,
+                                const decode::DecodedValue& v, const ByteField& field, const decode::DecodePlan& plan)
+{
+    if (!calibratedMayNeedQuoting(f)) {
+        appendCalibrated(out, f, v, field, plan);
+        return;
+    }
+    scratch.clear();
+    appendCalibrated(scratch, f, v, field, plan);
+    appendCsvField(out, scratch);
+}
+
 // One row per time, the selected parameters of every selected type as columns (aligned_csv_writer.cpp).
 [[nodiscard]] std::unique_ptr<DecodedWriter> makeAlignedCsvWriter(const pipeline::PacketTypeTable& table,
                                                                   const Selection& selection, std::FILE* out);
