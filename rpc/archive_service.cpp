@@ -61,18 +61,29 @@ grpc::Status rangeChecked(std::int64_t start, std::int64_t stop)
     return grpc::Status::OK;
 }
 
+// The recording a query reads: its time range, streams, segments and transport header checked, the
+// station's recording directory opened with that selection.
 template <typename Request>
-Result<archive::InputOptions> inputOptions(const Request& request)
+grpc::Status openInput(const pipeline::Station& station, const Request& request, std::unique_ptr<archive::PacketInput>& out)
 {
+    if (auto st = rangeChecked(request.start_ns(), request.stop_ns()); !st.ok())
+        return st;
     if (request.transport_header_bytes() > kMaxTransportHeader)
-        return Error{"transport_header_bytes is at most " + std::to_string(kMaxTransportHeader), {}};
+        return {grpc::StatusCode::INVALID_ARGUMENT, "transport_header_bytes is at most " + std::to_string(kMaxTransportHeader)};
     archive::InputOptions o;
     o.transportHeaderBytes = request.transport_header_bytes();
     o.fromNs = request.start_ns();
     o.toNs = request.stop_ns();
     o.streams.assign(request.streams().begin(), request.streams().end());
     o.segments.assign(request.segments().begin(), request.segments().end());
-    return o;
+    const auto directory = recordingDirectory(station);
+    if (!directory)
+        return {grpc::StatusCode::NOT_FOUND, directory.error().message};
+    auto input = archive::PacketInput::open(*directory, std::move(o));
+    if (!input)
+        return openFailed(input.error());
+    out = std::move(*input);
+    return grpc::Status::OK;
 }
 
 // Metadata values are printable ASCII: anything else becomes '?'.
@@ -290,8 +301,6 @@ grpc::Status ArchiveService::QueryParameters(grpc::ServerContext* context, const
 {
     if (auto st = m_access.authorize(*context, false); !st.ok())
         return st;
-    if (auto st = rangeChecked(request->start_ns(), request->stop_ns()); !st.ok())
-        return st;
     const pipeline::PacketTypeTable& types = m_station.types();
     // Parameters by name and every parameter of the packet types named: one list of qualified names.
     std::vector<std::string> names(request->parameters().begin(), request->parameters().end());
@@ -308,15 +317,9 @@ grpc::Status ArchiveService::QueryParameters(grpc::ServerContext* context, const
     auto selection = archive::Selection::build(types, {}, names);
     if (!selection)
         return {grpc::StatusCode::INVALID_ARGUMENT, selection.error().message};
-    auto options = inputOptions(*request);
-    if (!options)
-        return {grpc::StatusCode::INVALID_ARGUMENT, options.error().message};
-    const auto directory = recordingDirectory(m_station);
-    if (!directory)
-        return {grpc::StatusCode::NOT_FOUND, directory.error().message};
-    auto input = archive::PacketInput::open(*directory, std::move(*options));
-    if (!input)
-        return openFailed(input.error());
+    std::unique_ptr<archive::PacketInput> input;
+    if (auto st = openInput(m_station, *request, input); !st.ok())
+        return st;
 
     // The first batch names every parameter asked for and has no samples.
     v1::ParameterBatch first;
@@ -341,8 +344,8 @@ grpc::Status ArchiveService::QueryParameters(grpc::ServerContext* context, const
         if (m_access.ended(*context))
             stop.store(true);
     };
-    archive::DecodeRun run(types, *selection, batcher, **input, std::move(runOptions));
-    const Status read = (*input)->read(run);
+    archive::DecodeRun run(types, *selection, batcher, *input, std::move(runOptions));
+    const Status read = input->read(run);
     batcher.flush();
     if (!read)
         return {grpc::StatusCode::INTERNAL, read.error().toString()};
@@ -351,7 +354,7 @@ grpc::Status ArchiveService::QueryParameters(grpc::ServerContext* context, const
                    + " unknown=" + std::to_string(run.unknownPackets()) + " malformed="
                    + std::to_string(run.malformedPackets()) + " packets=" + std::to_string(run.packetsWritten())
                    + " samples=" + std::to_string(batcher.samples()),
-               (*input)->damage());
+               input->damage());
     return grpc::Status::OK;
 }
 
@@ -359,8 +362,6 @@ grpc::Status ArchiveService::QueryPackets(grpc::ServerContext* context, const v1
                                           grpc::ServerWriter<v1::PacketBatch>* writer)
 {
     if (auto st = m_access.authorize(*context, false); !st.ok())
-        return st;
-    if (auto st = rangeChecked(request->start_ns(), request->stop_ns()); !st.ok())
         return st;
     const pipeline::PacketTypeTable& types = m_station.types();
     std::vector<std::uint8_t> chosen;
@@ -378,26 +379,20 @@ grpc::Status ArchiveService::QueryPackets(grpc::ServerContext* context, const v1
             chosen[*type] = 1;
         }
     }
-    auto options = inputOptions(*request);
-    if (!options)
-        return {grpc::StatusCode::INVALID_ARGUMENT, options.error().message};
-    const auto directory = recordingDirectory(m_station);
-    if (!directory)
-        return {grpc::StatusCode::NOT_FOUND, directory.error().message};
-    auto input = archive::PacketInput::open(*directory, std::move(*options));
-    if (!input)
-        return openFailed(input.error());
+    std::unique_ptr<archive::PacketInput> input;
+    if (auto st = openInput(m_station, *request, input); !st.ok())
+        return st;
     if (!writer->Write(v1::PacketBatch()))
         return grpc::Status::OK;
 
     const std::function<bool()> ended = [&] { return m_access.ended(*context); };
     PacketBatcher batcher(types, std::move(chosen), *writer,
                           batchSize(request->max_batch(), kDefaultPacketBatch, kMaxPacketBatch), ended);
-    const Status read = (*input)->read(batcher);
+    const Status read = input->read(batcher);
     batcher.flush();
     if (!read)
         return {grpc::StatusCode::INTERNAL, read.error().toString()};
-    addSummary(*context, batcher.counts(), (*input)->damage());
+    addSummary(*context, batcher.counts(), input->damage());
     return grpc::Status::OK;
 }
 
