@@ -47,6 +47,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -518,6 +519,18 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(path(QStringLiteral("dialog.csv"))));
         dialog->reject();
         QTRY_VERIFY(!browser.exportDialog());
+
+        // The browser's range, when it is on, is the dialog's.
+        QTest::mouseClick(browser.rangeCheck(), Qt::LeftButton);
+        browser.fromEdit()->setDateTime(QDateTime::fromMSecsSinceEpoch(timeOf(100) / 1'000'000, Qt::UTC));
+        browser.toEdit()->setDateTime(QDateTime::fromMSecsSinceEpoch(timeOf(200) / 1'000'000, Qt::UTC));
+        dialog = openDialog(browser);
+        QVERIFY(dialog);
+        QVERIFY(dialog->rangeCheck()->isChecked() && dialog->fromEdit()->isEnabled());
+        QCOMPARE(dialog->request().fromNs, timeOf(100));
+        QCOMPARE(dialog->request().toNs, timeOf(200));
+        dialog->reject();
+        QTRY_VERIFY(!browser.exportDialog());
     }
 
     // Segments selected in the browser, parameters chosen with the filter, a box and "Check shown",
@@ -610,13 +623,15 @@ private Q_SLOTS:
     // click, so the GUI is seen to show progress meanwhile; then no file and the reason.
     void cancelThroughTheBrowser()
     {
+        QSemaphore clicked; // outlives the browser, whose worker may still look at it
+        std::atomic<bool> held{false};
         auto s = session(m_dir);
         ui::RecordingsBrowser browser(*s);
+        // Whatever happens below, the worker is let go before the browser waits for it.
+        const std::unique_ptr<QSemaphore, void (*)(QSemaphore*)> letGo(&clicked, [](QSemaphore* c) { c->release(); });
         showBrowser(browser);
         QSignalSpy finished(&browser, &ui::RecordingsBrowser::exportFinished);
         RecordingExport* job = browser.exportProgress()->exporter();
-        QSemaphore clicked;
-        std::atomic<bool> held{false};
         connect(job, &RecordingExport::progress, job, [&](double, quint64) {
             if (!held.exchange(true))
                 clicked.tryAcquire(1, kTimeout); // the worker waits here for the click
@@ -637,6 +652,8 @@ private Q_SLOTS:
         auto* packets = browser.exportProgress()->findChild<QLabel*>(QStringLiteral("exportPackets"));
         QTRY_COMPARE(packets->text(), QStringLiteral("1,024 packets"));
         QVERIFY(browser.exportProgress()->cancelButton()->isVisible());
+        // Meanwhile the output goes to a temporary file (unnamed on Linux), never to the target itself.
+        QVERIFY(!QFileInfo::exists(output));
         QTest::mouseClick(browser.exportProgress()->cancelButton(), Qt::LeftButton);
         clicked.release();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);

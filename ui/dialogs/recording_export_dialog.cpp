@@ -2,13 +2,14 @@
 
 #include "ui/dialogs/error_label.hpp"
 #include "ui/dialogs/file_dialog_folder.hpp"
-#include "ui/dialogs/utc_time_edit.hpp"
+#include "ui/dialogs/utc_time_range.hpp"
 #include "ui/models/mission_tree_model.hpp"
 #include "ui/models/parameter_choice_model.hpp"
 #include "ui/models/tones.hpp"
 #include "ui/text/number_format.hpp"
 
 #include <QCheckBox>
+#include <QDateTimeEdit>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
@@ -21,24 +22,13 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <limits>
 
 namespace telestation::ui {
-
-namespace {
-
-constexpr std::int64_t kNsPerMs = 1'000'000;
-
-QDateTime utcFromMs(std::int64_t ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-}
-
-} // namespace
 
 RecordingExportDialog::RecordingExportDialog(const mdb::MissionDatabase& db, Recording recording, QWidget* parent)
     : QDialog(parent), m_recording(std::move(recording))
@@ -49,14 +39,8 @@ RecordingExportDialog::RecordingExportDialog(const mdb::MissionDatabase& db, Rec
     // Records: which segments, which times.
     auto* records = new QGroupBox(tr("Records"), this);
     std::uint64_t packets = 0;
-    std::int64_t first = std::numeric_limits<std::int64_t>::max();
-    std::int64_t last = 0;
-    for (const auto& s : m_recording.segments) {
+    for (const auto& s : m_recording.segments)
         packets += s.packets;
-        if (s.firstTimeNs != 0)
-            first = std::min(first, s.firstTimeNs);
-        last = std::max(last, s.lastTimeNs);
-    }
     const auto count = static_cast<int>(m_recording.segments.size());
     const QString which = m_recording.selected
         ? (count == 1 ? tr("1 selected segment") : tr("%1 selected segments").arg(count))
@@ -65,23 +49,14 @@ RecordingExportDialog::RecordingExportDialog(const mdb::MissionDatabase& db, Rec
     what->setObjectName(QStringLiteral("segmentsLabel"));
     what->setWordWrap(true);
     what->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_range = new QCheckBox(tr("Only from"), records);
-    m_range->setObjectName(QStringLiteral("rangeCheck"));
-    m_range->setToolTip(tr("Only the records received in this time range (UTC, inclusive)"));
-    m_from = newUtcTimeEdit(records, QStringLiteral("fromEdit"));
-    m_to = newUtcTimeEdit(records, QStringLiteral("toEdit"));
-    if (last > 0 && first <= last) { // the segments' span, to the ms, inclusive
-        m_from->setDateTime(utcFromMs(first / kNsPerMs));
-        m_to->setDateTime(utcFromMs((last + kNsPerMs - 1) / kNsPerMs));
-    }
-    m_from->setEnabled(false);
-    m_to->setEnabled(false);
+    m_range = new UtcTimeRange(records);
+    m_range->setSpan(m_recording.segments);
     auto* recordsLayout = new QGridLayout(records);
     recordsLayout->addWidget(what, 0, 0, 1, 5);
-    recordsLayout->addWidget(m_range, 1, 0);
-    recordsLayout->addWidget(m_from, 1, 1);
+    recordsLayout->addWidget(m_range->check(), 1, 0);
+    recordsLayout->addWidget(m_range->from(), 1, 1);
     recordsLayout->addWidget(new QLabel(tr("to"), records), 1, 2);
-    recordsLayout->addWidget(m_to, 1, 3);
+    recordsLayout->addWidget(m_range->to(), 1, 3);
     recordsLayout->setColumnStretch(4, 1);
 
     // Parameters: the mission tree with check boxes, filtered as the mission browser filters it.
@@ -89,13 +64,8 @@ RecordingExportDialog::RecordingExportDialog(const mdb::MissionDatabase& db, Rec
     m_tree = new MissionTreeModel(this);
     m_tree->setDatabase(&db);
     m_choice = new ParameterChoiceModel(m_tree, this);
-    m_filterModel = new QSortFilterProxyModel(this);
+    m_filterModel = new MissionTreeFilter(this);
     m_filterModel->setSourceModel(m_choice);
-    m_filterModel->setFilterRole(MissionTreeModel::kSearchTextRole);
-    m_filterModel->setFilterKeyColumn(MissionTreeModel::Name);
-    m_filterModel->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_filterModel->setRecursiveFilteringEnabled(true);
-    m_filterModel->setAutoAcceptChildRows(true);
     m_filter = new QLineEdit(parameters);
     m_filter->setObjectName(QStringLiteral("parameterFilter"));
     m_filter->setPlaceholderText(tr("Filter: name, units or description"));
@@ -125,9 +95,13 @@ RecordingExportDialog::RecordingExportDialog(const mdb::MissionDatabase& db, Rec
         m_view->setColumnHidden(c, c != MissionTreeModel::Name && c != MissionTreeModel::Units
                                        && c != MissionTreeModel::Description);
     m_view->header()->setStretchLastSection(true);
-    m_view->header()->resizeSection(MissionTreeModel::Name,
-                                    m_view->fontMetrics().horizontalAdvance(QStringLiteral("TIME_OFFSET_TO_STATION_"))
-                                        + 3 * m_view->indentation());
+    // The name column takes the longest name (within reason) beside its box, one level in.
+    int nameWidth = 0;
+    for (const auto& packet : db.packets)
+        for (const auto& parameter : packet.parameters)
+            nameWidth = std::max(nameWidth, m_view->fontMetrics().horizontalAdvance(QString::fromStdString(parameter.name)));
+    const int box = m_view->style()->pixelMetric(QStyle::PM_IndicatorWidth) + 8;
+    m_view->header()->resizeSection(MissionTreeModel::Name, std::min(nameWidth, 320) + box + 2 * m_view->indentation() + 16);
     m_view->header()->resizeSection(MissionTreeModel::Units,
                                     m_view->fontMetrics().horizontalAdvance(QStringLiteral("deg/s/s")) + 24);
     m_chosen = new QLabel(parameters);
@@ -188,29 +162,19 @@ RecordingExportDialog::RecordingExportDialog(const mdb::MissionDatabase& db, Rec
     layout->addWidget(m_reason);
     layout->addWidget(buttons);
 
-    connect(m_range, &QCheckBox::toggled, this, [this](bool on) {
-        m_from->setEnabled(on);
-        m_to->setEnabled(on);
-        validate();
-    });
-    connect(m_from, &QDateTimeEdit::dateTimeChanged, this, &RecordingExportDialog::validate);
-    connect(m_to, &QDateTimeEdit::dateTimeChanged, this, &RecordingExportDialog::validate);
+    connect(m_range, &UtcTimeRange::changed, this, &RecordingExportDialog::validate);
     connect(m_choice, &ParameterChoiceModel::chosenChanged, this, &RecordingExportDialog::validate);
     connect(m_output, &QLineEdit::textChanged, this, &RecordingExportDialog::validate);
     resize(760, 640);
+    m_filter->setFocus(); // the quickest way to a parameter: type part of its name
     validate();
 }
 
 RecordingExportDialog::~RecordingExportDialog() = default;
 
-void RecordingExportDialog::setRange(bool on, const QDateTime& from, const QDateTime& to)
+void RecordingExportDialog::setRange(const QDateTime& from, const QDateTime& to)
 {
-    if (on) {
-        m_from->setDateTime(from);
-        m_to->setDateTime(to);
-    }
-    m_range->setChecked(on);
-    validate();
+    m_range->set(true, from, to);
 }
 
 void RecordingExportDialog::setDatabasePath(const QString& path)
@@ -238,9 +202,9 @@ RecordingExportRequest RecordingExportDialog::request() const
     if (m_recording.selected)
         for (const auto& s : m_recording.segments)
             r.segments.push_back(s.file);
-    if (m_range->isChecked()) {
-        r.fromNs = m_from->dateTime().toMSecsSinceEpoch() * kNsPerMs;
-        r.toNs = m_to->dateTime().toMSecsSinceEpoch() * kNsPerMs;
+    if (m_range->isOn()) {
+        r.fromNs = m_range->fromNs();
+        r.toNs = m_range->toNs();
     }
     for (const QString& name : m_choice->chosen())
         r.parameters.push_back(name.toStdString());
@@ -254,7 +218,7 @@ QString RecordingExportDialog::problem() const
 {
     if (m_choice->chosenCount() == 0)
         return tr("Choose at least one parameter: check it, or check a packet for all of its parameters.");
-    if (m_range->isChecked() && m_from->dateTime() > m_to->dateTime())
+    if (m_range->isBackwards())
         return tr("The time range ends before it starts.");
     const QString output = m_output->text().trimmed();
     if (output.isEmpty())

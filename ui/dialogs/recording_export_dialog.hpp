@@ -19,6 +19,7 @@
 
 #include "core/mdb/model.hpp"
 #include "core/record/recording_catalog.hpp"
+#include "ui/dialogs/utc_time_range.hpp"
 #include "ui/session/recording_export.hpp"
 
 #include <QDateTime>
@@ -55,8 +56,8 @@ public:
     RecordingExportDialog(const mdb::MissionDatabase& db, Recording recording, QWidget* parent = nullptr);
     ~RecordingExportDialog() override;
 
-    // The browser's range: taken when `on`, else the segments' span is offered.
-    void setRange(bool on, const QDateTime& from, const QDateTime& to);
+    // The browser's range, when it is on (else the segments' span is offered, off).
+    void setRange(const QDateTime& from, const QDateTime& to);
     // The mission database's file, which the export must not overwrite.
     void setDatabasePath(const QString& path);
     // A previous request's parameters, layout and output file (the browser keeps the last one).
@@ -76,9 +77,9 @@ public:
     [[nodiscard]] QPushButton* checkShownButton() const noexcept { return m_checkShown; }
     [[nodiscard]] QRadioButton* longButton() const noexcept { return m_long; }
     [[nodiscard]] QRadioButton* wideButton() const noexcept { return m_wide; }
-    [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range; }
-    [[nodiscard]] QDateTimeEdit* fromEdit() const noexcept { return m_from; }
-    [[nodiscard]] QDateTimeEdit* toEdit() const noexcept { return m_to; }
+    [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range->check(); }
+    [[nodiscard]] QDateTimeEdit* fromEdit() const noexcept { return m_range->from(); }
+    [[nodiscard]] QDateTimeEdit* toEdit() const noexcept { return m_range->to(); }
     [[nodiscard]] QLineEdit* outputEdit() const noexcept { return m_output; }
     [[nodiscard]] QPushButton* okButton() const noexcept { return m_ok; }
 
@@ -102,9 +103,7 @@ private:
     QTreeView* m_view = nullptr;
     QPushButton* m_checkShown = nullptr;
     QLabel* m_chosen = nullptr;
-    QCheckBox* m_range = nullptr;
-    QDateTimeEdit* m_from = nullptr;
-    QDateTimeEdit* m_to = nullptr;
+    UtcTimeRange* m_range = nullptr;
     QRadioButton* m_long = nullptr;
     QRadioButton* m_wide = nullptr;
     QLineEdit* m_output = nullptr;

@@ -6,9 +6,10 @@
 // - Memory stays bounded whatever the range: core/archive streams (one segment reader, one reused
 //   text buffer); nothing per packet reaches the GUI thread — only progress(), at most
 //   kProgressIntervalMs apart, and finished() once.
-// - The file is written to a temporary file next to the target (QSaveFile: "TARGET.XXXXXX") and
-//   renamed over the target only when everything was written: a cancelled or failed export leaves no
-//   half file under the chosen name (and a file already there as it was).
+// - The file is written to a temporary file in the target's folder (QSaveFile: unnamed where the file
+//   system allows, O_TMPFILE, else "TARGET.XXXXXX") and renamed over the target only when everything
+//   was written: a cancelled or failed export leaves no half file under the chosen name (and a file
+//   already there as it was).
 // - cancel() (any thread) stops the read at the next packet; a full disk stops it too (the writer has
 //   failed: decoding the rest would be for nothing).
 // - One export at a time per object.

@@ -6,7 +6,6 @@
 #include "core/record/playback.hpp"
 #include "ui/dialogs/file_dialog_folder.hpp"
 #include "ui/dialogs/recording_export_dialog.hpp"
-#include "ui/dialogs/utc_time_edit.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/text/number_format.hpp"
 #include "ui/session/phased_timer.hpp"
@@ -32,7 +31,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace telestation::ui {
 
@@ -68,11 +66,6 @@ QString urlPath(const QString& path)
     out.replace(QLatin1Char('%'), QStringLiteral("%25"));
     out.replace(QLatin1Char('?'), QStringLiteral("%3F"));
     return out;
-}
-
-QDateTime utcFromMs(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
 }
 
 } // namespace
@@ -144,24 +137,8 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     m_speed->setCurrentIndex(0);
     connect(m_speed, &QComboBox::currentTextChanged, this, &RecordingsBrowser::updatePlayEnabled);
 
-    m_range = new QCheckBox(tr("Only from"), controls);
-    m_range->setObjectName(QStringLiteral("rangeCheck"));
-    m_range->setToolTip(tr("Play only the records received in this time range (UTC, inclusive)"));
-    const auto makeEdit = [&](const QString& name) {
-        auto* edit = newUtcTimeEdit(controls, name);
-        edit->setDateTime(QDateTime::currentDateTimeUtc());
-        edit->setEnabled(false);
-        return edit;
-    };
-    m_from = makeEdit(QStringLiteral("fromEdit"));
-    m_to = makeEdit(QStringLiteral("toEdit"));
-    connect(m_range, &QCheckBox::toggled, this, [this](bool on) {
-        m_from->setEnabled(on);
-        m_to->setEnabled(on);
-        updatePlayEnabled();
-    });
-    connect(m_from, &QDateTimeEdit::dateTimeChanged, this, &RecordingsBrowser::updatePlayEnabled);
-    connect(m_to, &QDateTimeEdit::dateTimeChanged, this, &RecordingsBrowser::updatePlayEnabled);
+    m_range = new UtcTimeRange(controls);
+    connect(m_range, &UtcTimeRange::changed, this, &RecordingsBrowser::updatePlayEnabled);
 
     m_play = new QPushButton(tr("Play selection"), controls);
     m_play->setObjectName(QStringLiteral("playButton"));
@@ -182,11 +159,11 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     grid->addWidget(new QLabel(tr("Speed"), controls), 0, 0);
     grid->addWidget(m_speed, 0, 1);
     grid->addWidget(m_play, 0, 3);
-    grid->addWidget(m_range, 1, 0);
-    grid->addWidget(m_from, 1, 1);
+    grid->addWidget(m_range->check(), 1, 0);
+    grid->addWidget(m_range->from(), 1, 1);
     grid->addWidget(m_export, 1, 3);
     grid->addWidget(new QLabel(tr("to"), controls), 2, 0, Qt::AlignRight);
-    grid->addWidget(m_to, 2, 1);
+    grid->addWidget(m_range->to(), 2, 1);
     grid->addWidget(m_playMessage, 3, 0, 1, 4);
     grid->setColumnStretch(2, 1);
 
@@ -320,9 +297,9 @@ QString RecordingsBrowser::playbackUrl(QString* error) const
         files.push_back(file);
     }
     url += QStringLiteral("speed=") + plainDecimal(*speedValue);
-    if (m_range->isChecked()) {
-        const QDateTime from = m_from->dateTime().toUTC();
-        const QDateTime to = m_to->dateTime().toUTC();
+    if (m_range->isOn()) {
+        const QDateTime from = m_range->from()->dateTime().toUTC();
+        const QDateTime to = m_range->to()->dateTime().toUTC();
         if (from > to)
             return fail(tr("The time range ends before it starts."));
         url += QStringLiteral("&from=") + from.toString(kIsoFormat) + QStringLiteral("&to=") + to.toString(kIsoFormat);
@@ -440,21 +417,21 @@ void RecordingsBrowser::onListed()
 void RecordingsBrowser::onSelectionChanged()
 {
     // Offer the selection's own time range; what the operator set stays while the range is on.
-    if (!m_range->isChecked()) {
-        std::int64_t first = std::numeric_limits<std::int64_t>::max();
-        std::int64_t last = 0;
-        for (const QModelIndex& index : m_view->selectionModel()->selectedRows()) {
-            const auto& s = m_model->segment(index.row());
-            if (s.firstTimeNs != 0)
-                first = std::min(first, s.firstTimeNs);
-            last = std::max(last, s.lastTimeNs);
-        }
-        if (last > 0 && first <= last) {
-            m_from->setDateTime(utcFromMs(first / 1'000'000)); // down to the ms: inclusive
-            m_to->setDateTime(utcFromMs((last + 999'999) / 1'000'000)); // up to the ms: inclusive
-        }
-    }
+    if (!m_range->isOn())
+        m_range->setSpan(selectedSegments());
     updatePlayEnabled();
+}
+
+std::vector<record::SegmentInfo> RecordingsBrowser::selectedSegments() const
+{
+    std::vector<int> rows;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
+        rows.push_back(index.row());
+    std::sort(rows.begin(), rows.end());
+    std::vector<record::SegmentInfo> segments;
+    for (const int row : rows)
+        segments.push_back(m_model->segment(row));
+    return segments;
 }
 
 void RecordingsBrowser::updatePlayEnabled()
@@ -500,24 +477,20 @@ void RecordingsBrowser::exportSelection()
         showPlayMessage(tr("No mission database to decode the recording with: open a profile first."));
         return;
     }
-    std::vector<int> rows;
-    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
-        rows.push_back(index.row());
-    std::sort(rows.begin(), rows.end());
     RecordingExportDialog::Recording recording;
     recording.directory = m_directory;
-    recording.selected = !rows.empty();
-    if (rows.empty())
+    recording.segments = selectedSegments();
+    recording.selected = !recording.segments.empty();
+    if (!recording.selected)
         recording.segments = m_model->segments();
-    for (const int row : rows)
-        recording.segments.push_back(m_model->segment(row));
 
     auto* dialog = new RecordingExportDialog(*db, std::move(recording), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setDatabasePath(m_session.databasePath());
     if (!m_lastExport.parameters.empty())
         dialog->setChoices(m_lastExport);
-    dialog->setRange(m_range->isChecked(), m_from->dateTime(), m_to->dateTime());
+    if (m_range->isOn())
+        dialog->setRange(m_range->from()->dateTime(), m_range->to()->dateTime());
     connect(dialog, &QDialog::accepted, this, [this, dialog] { startExport(dialog->request()); });
     m_exportDialog = dialog;
     dialog->open();

@@ -18,6 +18,7 @@
 //   stream). From the session's snapshot of each tick (once a second) while visible.
 #pragma once
 
+#include "ui/dialogs/utc_time_range.hpp"
 #include "ui/session/recording_export.hpp"
 #include "ui/session/snapshot_feed.hpp"
 
@@ -91,9 +92,9 @@ public:
     [[nodiscard]] RecordingsModel* model() const noexcept { return m_model; }
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
     [[nodiscard]] QComboBox* speedCombo() const noexcept { return m_speed; }
-    [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range; }
-    [[nodiscard]] QDateTimeEdit* fromEdit() const noexcept { return m_from; }
-    [[nodiscard]] QDateTimeEdit* toEdit() const noexcept { return m_to; }
+    [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range->check(); }
+    [[nodiscard]] QDateTimeEdit* fromEdit() const noexcept { return m_range->from(); }
+    [[nodiscard]] QDateTimeEdit* toEdit() const noexcept { return m_range->to(); }
     [[nodiscard]] QPushButton* playButton() const noexcept { return m_play; }
     [[nodiscard]] QPushButton* exportButton() const noexcept { return m_export; }
     // The export dialog while it is open (nullptr otherwise), and the export's progress and outcome.
@@ -142,6 +143,8 @@ private:
     [[nodiscard]] bool stationMayRecordHere() const;
     void onListed();
     void onSelectionChanged();
+    // The selected rows' segments, in row order.
+    [[nodiscard]] std::vector<record::SegmentInfo> selectedSegments() const;
     void updatePlayEnabled();
     void startExport(const RecordingExportRequest& request);
     void rebuildProgressRows(const QStringList& names);
@@ -163,9 +166,7 @@ private:
     QLabel* m_listMessage = nullptr;
     QTableView* m_view = nullptr;
     QComboBox* m_speed = nullptr;
-    QCheckBox* m_range = nullptr;
-    QDateTimeEdit* m_from = nullptr;
-    QDateTimeEdit* m_to = nullptr;
+    UtcTimeRange* m_range = nullptr;
     QPushButton* m_play = nullptr;
     QPushButton* m_export = nullptr;
     QLabel* m_playMessage = nullptr;
