@@ -39,8 +39,10 @@ QVariant ParameterChoiceModel::data(const QModelIndex& index, int role) const
     if (packet < 0 || static_cast<std::size_t>(packet) >= m_checked.size())
         return {};
     const auto& checked = m_checked[static_cast<std::size_t>(packet)];
+    if (parameter >= static_cast<int>(checked.size()))
+        return {}; // asked while the tree is being reset to another database
     if (parameter >= 0)
-        return checked.at(static_cast<std::size_t>(parameter)) ? Qt::Checked : Qt::Unchecked;
+        return checked[static_cast<std::size_t>(parameter)] ? Qt::Checked : Qt::Unchecked;
     if (checked.empty())
         return {}; // a packet without parameters has nothing to choose
     const int n = m_checkedPerPacket[static_cast<std::size_t>(packet)];
@@ -80,9 +82,11 @@ void ParameterChoiceModel::setChecked(const QModelIndex& index, bool checked)
     const auto [packet, parameter] = rows(index);
     if (packet < 0 || static_cast<std::size_t>(packet) >= m_checked.size())
         return;
+    const int parameters = static_cast<int>(m_checked[static_cast<std::size_t>(packet)].size());
+    if (parameter >= parameters)
+        return;
     const int before = m_count;
     const QModelIndex packetIndex = this->index(packet, MissionTreeModel::Name);
-    const int parameters = static_cast<int>(m_checked[static_cast<std::size_t>(packet)].size());
     if (parameter >= 0) {
         setParameter(packet, parameter, checked);
         const QModelIndex row = this->index(parameter, MissionTreeModel::Name, packetIndex);
