@@ -243,6 +243,7 @@ void MainWindow::connectViews()
         if (!m_session.addStream(s, &error))
             report(tr("Playback"), error);
     });
+    connect(m_recordings, &RecordingsBrowser::exportFinished, m_status, &StatusMessage::show);
     connect(m_recordings, &RecordingsBrowser::removeStreamRequested, this, [this](const QString& name) {
         QString error;
         if (!m_session.removeStream(name, &error))

@@ -64,6 +64,8 @@ public:
         return {};
     }
 
+    [[nodiscard]] bool failed() const noexcept override { return m_out.error() != 0; }
+
 private:
     [[nodiscard]] bool anyFilled(std::size_t first, std::size_t count) const noexcept
     {

@@ -2,6 +2,7 @@
 
 #include "core/archive/writer_detail.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -175,6 +176,8 @@ public:
         return {};
     }
 
+    [[nodiscard]] bool failed() const noexcept override { return m_out.error() != 0; }
+
 private:
     const pipeline::PacketTypeTable& m_table;
     const Selection& m_selection;
@@ -270,6 +273,13 @@ public:
         if (const int error = m_out.finish(); error != 0)
             return writeError(error, "the output");
         return {};
+    }
+
+    [[nodiscard]] bool failed() const noexcept override
+    {
+        return m_out.error() != 0
+            || std::any_of(m_sections.begin(), m_sections.end(),
+                           [](const Section& s) { return s.spool && s.spool->error() != 0; });
     }
 
 private:
@@ -385,6 +395,8 @@ public:
             return writeError(error, "the output");
         return {};
     }
+
+    [[nodiscard]] bool failed() const noexcept override { return m_out.error() != 0; }
 
 private:
     // m_scratch as the JSON value of that kind.

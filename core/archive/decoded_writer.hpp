@@ -78,6 +78,9 @@ public:
     // Writes what is buffered (and, for wide CSV, the spooled sections) and flushes `out`. An error
     // says what could not be written; the writer has then stopped writing at the first failure.
     [[nodiscard]] virtual Status finish() = 0;
+    // True once a write has failed (a full disk, a file size limit): nothing more is written, finish()
+    // says why. A caller may stop reading then rather than decode the rest for nothing.
+    [[nodiscard]] virtual bool failed() const noexcept = 0;
 
     [[nodiscard]] std::uint64_t valuesWritten() const noexcept { return m_values; }
 

@@ -199,10 +199,14 @@ public:
     [[nodiscard]] Status read(InputSink& sink) override
     {
         std::uint64_t index = 0;
+        bool stopped = false;
         const auto deliver = [&](const record::RecordMeta& meta, std::span<const std::uint8_t> payload) {
-            deliverRecord(sink, index++, meta, payload);
+            // Asked before each record, not only between batches: a stop ends the read at the next packet.
+            stopped = stopped || sink.stopRequested();
+            if (!stopped)
+                deliverRecord(sink, index++, meta, payload);
         };
-        while (!m_source->finished() && !sink.stopRequested())
+        while (!stopped && !m_source->finished() && !sink.stopRequested())
             m_source->poll(std::chrono::milliseconds(100), deliver, 4096);
         m_damage = m_source->progress().problem;
         return {};

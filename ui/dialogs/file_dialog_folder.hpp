@@ -23,6 +23,7 @@ public:
     static inline const QString kDefinitions = QStringLiteral("definitions");
     static inline const QString kEventExports = QStringLiteral("eventExports");
     static inline const QString kRecordings = QStringLiteral("recordings");
+    static inline const QString kRecordingExports = QStringLiteral("recordingExports");
 
     explicit FileDialogFolder(QString purpose);
 

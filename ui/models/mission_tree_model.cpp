@@ -612,4 +612,13 @@ Qt::DropActions MissionTreeModel::supportedDragActions() const
     return Qt::CopyAction;
 }
 
+MissionTreeFilter::MissionTreeFilter(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setFilterRole(MissionTreeModel::kSearchTextRole);
+    setFilterKeyColumn(MissionTreeModel::Name);
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+    setRecursiveFilteringEnabled(true);
+    setAutoAcceptChildRows(true);
+}
+
 } // namespace telestation::ui

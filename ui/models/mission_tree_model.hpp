@@ -14,6 +14,7 @@
 #include "core/mdb/model.hpp"
 
 #include <QAbstractItemModel>
+#include <QSortFilterProxyModel>
 #include <QString>
 #include <QStringList>
 
@@ -99,6 +100,16 @@ private:
     // What the filter searches, per packet (index 0) and its parameters (1 + i): built once per
     // database, since the filter asks every row again on each keystroke (10,000 rows of a real mission).
     std::vector<std::vector<QString>> m_searchText;
+};
+
+// The mission tree filtered by what the operator types (setFilterFixedString; kSearchTextRole of the
+// name column, any case): a packet stays when one of its parameters matches, and a matching packet keeps
+// all of its parameters. The mission browser's filter and the recording export dialog's.
+class MissionTreeFilter : public QSortFilterProxyModel {
+    Q_OBJECT
+
+public:
+    explicit MissionTreeFilter(QObject* parent = nullptr);
 };
 
 } // namespace telestation::ui

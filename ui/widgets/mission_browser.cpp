@@ -23,9 +23,9 @@ namespace {
 
 // The filter over the tree. A packet row stands for the parameters shown under it, so that dragging a
 // packet while a filter is on drags what the operator sees (everything when no filter is on).
-class ParameterFilterModel : public QSortFilterProxyModel {
+class ParameterFilterModel : public MissionTreeFilter {
 public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
+    using MissionTreeFilter::MissionTreeFilter;
 
     // Packet rows replaced by their shown parameter rows.
     [[nodiscard]] QModelIndexList parameterRows(const QModelIndexList& indexes) const
@@ -59,12 +59,6 @@ MissionBrowser::MissionBrowser(QWidget* parent) : QWidget(parent)
     m_model = new MissionTreeModel(this);
     m_filter = new ParameterFilterModel(this);
     m_filter->setSourceModel(m_model);
-    m_filter->setFilterRole(MissionTreeModel::kSearchTextRole);
-    m_filter->setFilterKeyColumn(MissionTreeModel::Name);
-    m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    // A packet stays when one of its parameters matches; a matching packet keeps all of its parameters.
-    m_filter->setRecursiveFilteringEnabled(true);
-    m_filter->setAutoAcceptChildRows(true);
 
     m_filterEdit = new QLineEdit(this);
     m_filterEdit->setObjectName(QStringLiteral("missionFilter"));

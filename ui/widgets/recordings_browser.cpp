@@ -5,10 +5,12 @@
 #include "core/pipeline/station.hpp"
 #include "core/record/playback.hpp"
 #include "ui/dialogs/file_dialog_folder.hpp"
+#include "ui/dialogs/recording_export_dialog.hpp"
 #include "ui/models/recordings_model.hpp"
 #include "ui/text/number_format.hpp"
 #include "ui/session/phased_timer.hpp"
 #include "ui/session/station_session.hpp"
+#include "ui/widgets/recording_export_progress.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -29,7 +31,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace telestation::ui {
 
@@ -39,7 +40,6 @@ const QString kPlaybackName = QStringLiteral("playback");
 const QString kErrorStyle = QStringLiteral("color: #b00020");
 const QString kNoteStyle = QStringLiteral("color: palette(dark)");
 const QString kIsoFormat = QStringLiteral("yyyy-MM-ddTHH:mm:ss.zzzZ");
-const QString kEditFormat = QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz");
 constexpr double kSpeeds[] = { 1, 2, 5, 10, 100 };
 
 // The same place on disk, whether or not it exists yet.
@@ -66,11 +66,6 @@ QString urlPath(const QString& path)
     out.replace(QLatin1Char('%'), QStringLiteral("%25"));
     out.replace(QLatin1Char('?'), QStringLiteral("%3F"));
     return out;
-}
-
-QDateTime utcFromMs(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
 }
 
 } // namespace
@@ -130,7 +125,7 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     connect(m_model, &RecordingsModel::listed, this, &RecordingsBrowser::onListed);
 
     // Playback controls.
-    auto* controls = new QGroupBox(tr("Play back"), this);
+    auto* controls = new QGroupBox(tr("Play back or export"), this);
     m_speed = new QComboBox(controls);
     m_speed->setObjectName(QStringLiteral("speedCombo"));
     m_speed->setEditable(true);
@@ -142,33 +137,17 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     m_speed->setCurrentIndex(0);
     connect(m_speed, &QComboBox::currentTextChanged, this, &RecordingsBrowser::updatePlayEnabled);
 
-    m_range = new QCheckBox(tr("Only from"), controls);
-    m_range->setObjectName(QStringLiteral("rangeCheck"));
-    m_range->setToolTip(tr("Play only the records received in this time range (UTC, inclusive)"));
-    const auto makeEdit = [&](const QString& name) {
-        auto* edit = new QDateTimeEdit(controls);
-        edit->setObjectName(name);
-        edit->setTimeSpec(Qt::UTC);
-        edit->setDisplayFormat(kEditFormat);
-        edit->setMinimumDateTime(utcFromMs(0));
-        edit->setDateTime(QDateTime::currentDateTimeUtc());
-        edit->setEnabled(false);
-        return edit;
-    };
-    m_from = makeEdit(QStringLiteral("fromEdit"));
-    m_to = makeEdit(QStringLiteral("toEdit"));
-    connect(m_range, &QCheckBox::toggled, this, [this](bool on) {
-        m_from->setEnabled(on);
-        m_to->setEnabled(on);
-        updatePlayEnabled();
-    });
-    connect(m_from, &QDateTimeEdit::dateTimeChanged, this, &RecordingsBrowser::updatePlayEnabled);
-    connect(m_to, &QDateTimeEdit::dateTimeChanged, this, &RecordingsBrowser::updatePlayEnabled);
+    m_range = new UtcTimeRange(controls);
+    connect(m_range, &UtcTimeRange::changed, this, &RecordingsBrowser::updatePlayEnabled);
 
     m_play = new QPushButton(tr("Play selection"), controls);
     m_play->setObjectName(QStringLiteral("playButton"));
     m_play->setToolTip(tr("Add a playback stream for the selected segments"));
     connect(m_play, &QPushButton::clicked, this, &RecordingsBrowser::playSelection);
+    m_export = new QPushButton(tr("Export…"), controls);
+    m_export->setObjectName(QStringLiteral("exportButton"));
+    m_export->setToolTip(tr("Decode the selected segments (all when none is selected) to a CSV file"));
+    connect(m_export, &QPushButton::clicked, this, &RecordingsBrowser::exportSelection);
 
     m_playMessage = new QLabel(controls);
     m_playMessage->setObjectName(QStringLiteral("playMessage"));
@@ -180,12 +159,22 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     grid->addWidget(new QLabel(tr("Speed"), controls), 0, 0);
     grid->addWidget(m_speed, 0, 1);
     grid->addWidget(m_play, 0, 3);
-    grid->addWidget(m_range, 1, 0);
-    grid->addWidget(m_from, 1, 1);
+    grid->addWidget(m_range->check(), 1, 0);
+    grid->addWidget(m_range->from(), 1, 1);
+    grid->addWidget(m_export, 1, 3);
     grid->addWidget(new QLabel(tr("to"), controls), 2, 0, Qt::AlignRight);
-    grid->addWidget(m_to, 2, 1);
+    grid->addWidget(m_range->to(), 2, 1);
     grid->addWidget(m_playMessage, 3, 0, 1, 4);
     grid->setColumnStretch(2, 1);
+
+    m_exportProgress = new RecordingExportProgress(this);
+    connect(m_exportProgress, &RecordingExportProgress::started, this, &RecordingsBrowser::updatePlayEnabled);
+    connect(m_exportProgress, &RecordingExportProgress::finished, this, [this](const QString& message) {
+        updatePlayEnabled();
+        Q_EMIT exportFinished(message);
+    });
+    // The dialog shows the session's database: it goes before that does.
+    connect(&session, &StationSession::stationAboutToChange, this, [this] { delete m_exportDialog.data(); });
 
     // Running playbacks.
     auto* progress = new QGroupBox(tr("Playback streams"), this);
@@ -202,6 +191,7 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     layout->addWidget(m_listMessage);
     layout->addWidget(m_view, 1);
     layout->addWidget(controls);
+    layout->addWidget(m_exportProgress);
     layout->addWidget(progress);
 
     m_listTimer = new PhasedTimer(std::chrono::milliseconds(kListIntervalMs), this);
@@ -307,9 +297,9 @@ QString RecordingsBrowser::playbackUrl(QString* error) const
         files.push_back(file);
     }
     url += QStringLiteral("speed=") + plainDecimal(*speedValue);
-    if (m_range->isChecked()) {
-        const QDateTime from = m_from->dateTime().toUTC();
-        const QDateTime to = m_to->dateTime().toUTC();
+    if (m_range->isOn()) {
+        const QDateTime from = m_range->from()->dateTime().toUTC();
+        const QDateTime to = m_range->to()->dateTime().toUTC();
         if (from > to)
             return fail(tr("The time range ends before it starts."));
         url += QStringLiteral("&from=") + from.toString(kIsoFormat) + QStringLiteral("&to=") + to.toString(kIsoFormat);
@@ -427,21 +417,21 @@ void RecordingsBrowser::onListed()
 void RecordingsBrowser::onSelectionChanged()
 {
     // Offer the selection's own time range; what the operator set stays while the range is on.
-    if (!m_range->isChecked()) {
-        std::int64_t first = std::numeric_limits<std::int64_t>::max();
-        std::int64_t last = 0;
-        for (const QModelIndex& index : m_view->selectionModel()->selectedRows()) {
-            const auto& s = m_model->segment(index.row());
-            if (s.firstTimeNs != 0)
-                first = std::min(first, s.firstTimeNs);
-            last = std::max(last, s.lastTimeNs);
-        }
-        if (last > 0 && first <= last) {
-            m_from->setDateTime(utcFromMs(first / 1'000'000)); // down to the ms: inclusive
-            m_to->setDateTime(utcFromMs((last + 999'999) / 1'000'000)); // up to the ms: inclusive
-        }
-    }
+    if (!m_range->isOn())
+        m_range->setSpan(selectedSegments());
     updatePlayEnabled();
+}
+
+std::vector<record::SegmentInfo> RecordingsBrowser::selectedSegments() const
+{
+    std::vector<int> rows;
+    for (const QModelIndex& index : m_view->selectionModel()->selectedRows())
+        rows.push_back(index.row());
+    std::sort(rows.begin(), rows.end());
+    std::vector<record::SegmentInfo> segments;
+    for (const int row : rows)
+        segments.push_back(m_model->segment(row));
+    return segments;
 }
 
 void RecordingsBrowser::updatePlayEnabled()
@@ -452,6 +442,7 @@ void RecordingsBrowser::updatePlayEnabled()
     const bool valid = selected && !playbackUrl(&error).isEmpty();
     m_play->setEnabled(valid);
     showPlayMessage(selected ? error : QString());
+    m_export->setEnabled(m_model->rowCount() > 0 && !m_exportProgress->isRunning());
 }
 
 void RecordingsBrowser::playSelection()
@@ -467,6 +458,50 @@ void RecordingsBrowser::playSelection()
     // Until the session says which streams exist, do not hand the same name out twice.
     m_requested << name;
     Q_EMIT playRequested(name, url);
+}
+
+RecordingExportDialog* RecordingsBrowser::exportDialog() const
+{
+    return m_exportDialog.data();
+}
+
+void RecordingsBrowser::exportSelection()
+{
+    if (m_exportDialog) {
+        m_exportDialog->raise();
+        m_exportDialog->activateWindow();
+        return;
+    }
+    const mdb::MissionDatabase* db = m_session.database();
+    if (db == nullptr) {
+        showPlayMessage(tr("No mission database to decode the recording with: open a profile first."));
+        return;
+    }
+    RecordingExportDialog::Recording recording;
+    recording.directory = m_directory;
+    recording.segments = selectedSegments();
+    recording.selected = !recording.segments.empty();
+    if (!recording.selected)
+        recording.segments = m_model->segments();
+
+    auto* dialog = new RecordingExportDialog(*db, std::move(recording), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setDatabasePath(m_session.databasePath());
+    if (!m_lastExport.parameters.empty())
+        dialog->setChoices(m_lastExport);
+    if (m_range->isOn())
+        dialog->setRange(m_range->from()->dateTime(), m_range->to()->dateTime());
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { startExport(dialog->request()); });
+    m_exportDialog = dialog;
+    dialog->open();
+}
+
+void RecordingsBrowser::startExport(const RecordingExportRequest& request)
+{
+    m_lastExport = request;
+    if (const mdb::MissionDatabase* db = m_session.database())
+        (void)m_exportProgress->start(request, *db); // a refusal is shown where the progress would be
+    updatePlayEnabled();
 }
 
 void RecordingsBrowser::browse()

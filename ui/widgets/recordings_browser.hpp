@@ -8,13 +8,21 @@
 //   source. The URL is file://DIR?segment=FILE&...&speed=N[&from=T&to=T], checked with
 //   io::parseEndpoint and record::playbackOptionsFromQuery before it is emitted; the name is
 //   "playback", "playback-2", ... whichever no stream has yet.
+// - "Export…" (once the list has rows) opens RecordingExportDialog for the selected segments (all of
+//   them when none is selected) with the range above when it is on; its OK starts the export in the
+//   background (RecordingExportProgress under the controls: progress, Cancel, the outcome), one at a
+//   time; exportFinished(message) says how it went (the main window's status bar). The last export's
+//   parameters, layout and file are offered again.
 // - Below, one row per playback (file://) stream of the station: progress, state, Pause/Resume
 //   (Station::pauseStream, live) and Stop (emits removeStreamRequested: the session removes the
 //   stream). From the session's snapshot of each tick (once a second) while visible.
 #pragma once
 
+#include "ui/dialogs/utc_time_range.hpp"
+#include "ui/session/recording_export.hpp"
 #include "ui/session/snapshot_feed.hpp"
 
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -40,6 +48,8 @@ namespace telestation::ui {
 
 class PhasedTimer;
 
+class RecordingExportDialog;
+class RecordingExportProgress;
 class RecordingsModel;
 class StationSession;
 
@@ -82,10 +92,14 @@ public:
     [[nodiscard]] RecordingsModel* model() const noexcept { return m_model; }
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
     [[nodiscard]] QComboBox* speedCombo() const noexcept { return m_speed; }
-    [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range; }
-    [[nodiscard]] QDateTimeEdit* fromEdit() const noexcept { return m_from; }
-    [[nodiscard]] QDateTimeEdit* toEdit() const noexcept { return m_to; }
+    [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range->check(); }
+    [[nodiscard]] QDateTimeEdit* fromEdit() const noexcept { return m_range->from(); }
+    [[nodiscard]] QDateTimeEdit* toEdit() const noexcept { return m_range->to(); }
     [[nodiscard]] QPushButton* playButton() const noexcept { return m_play; }
+    [[nodiscard]] QPushButton* exportButton() const noexcept { return m_export; }
+    // The export dialog while it is open (nullptr otherwise), and the export's progress and outcome.
+    [[nodiscard]] RecordingExportDialog* exportDialog() const;
+    [[nodiscard]] RecordingExportProgress* exportProgress() const noexcept { return m_exportProgress; }
     [[nodiscard]] QPushButton* refreshButton() const noexcept { return m_refresh; }
     [[nodiscard]] QPushButton* browseButton() const noexcept { return m_browse; }
     [[nodiscard]] bool isPolling() const; // the list's timer
@@ -99,12 +113,16 @@ public Q_SLOTS:
     // browser is visible).
     void refreshProgress();
     void playSelection();
+    // Opens the export dialog (see the header); its OK starts the export.
+    void exportSelection();
     void browse();
 
 Q_SIGNALS:
     void playRequested(const QString& streamName, const QString& url);
     void removeStreamRequested(const QString& name);
     void recordingDirectoryChanged(const QString& directory);
+    // An export ended: what was written, or why not (RecordingExportProgress::resultText).
+    void exportFinished(const QString& message);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -125,7 +143,10 @@ private:
     [[nodiscard]] bool stationMayRecordHere() const;
     void onListed();
     void onSelectionChanged();
+    // The selected rows' segments, in row order.
+    [[nodiscard]] std::vector<record::SegmentInfo> selectedSegments() const;
     void updatePlayEnabled();
+    void startExport(const RecordingExportRequest& request);
     void rebuildProgressRows(const QStringList& names);
     void togglePause(const QString& name);
     [[nodiscard]] const ProgressRow* row(const QString& name) const;
@@ -145,11 +166,13 @@ private:
     QLabel* m_listMessage = nullptr;
     QTableView* m_view = nullptr;
     QComboBox* m_speed = nullptr;
-    QCheckBox* m_range = nullptr;
-    QDateTimeEdit* m_from = nullptr;
-    QDateTimeEdit* m_to = nullptr;
+    UtcTimeRange* m_range = nullptr;
     QPushButton* m_play = nullptr;
+    QPushButton* m_export = nullptr;
     QLabel* m_playMessage = nullptr;
+    QPointer<RecordingExportDialog> m_exportDialog;
+    RecordingExportProgress* m_exportProgress = nullptr;
+    RecordingExportRequest m_lastExport; // its parameters, layout and file are offered again
     QVBoxLayout* m_progressLayout = nullptr;
     QLabel* m_noPlayback = nullptr;
     std::vector<ProgressRow> m_rows;
