@@ -5,7 +5,7 @@
 #include "clients/cpp/client.hpp"
 #include "core/api/consumer.hpp"
 #include "core/stats/status_line.hpp"
-#include "rpc/api_server.hpp"
+#include "tests/support/api_station.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/training_mission.hpp"
@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <optional>
 #include <thread>
 
 using namespace telestation;
@@ -23,29 +24,7 @@ namespace v1 = telestation::v1;
 
 namespace {
 
-struct Running {
-    QTemporaryDir dir;
-    std::unique_ptr<pipeline::Station> station;
-    std::unique_ptr<rpc::ApiServer> server;
-};
-
-// A station with one UDP stream "tm" and its API server on 127.0.0.1, any free port.
-std::unique_ptr<Running> running(std::vector<rpc::AccessToken> tokens = {})
-{
-    auto r = std::make_unique<Running>();
-    r->station = test::startStation(test::stationProfile(r->dir, {test::streamProfile("tm")}), test::trainingDatabase());
-    if (!r->station)
-        return nullptr;
-    rpc::ApiServerOptions options;
-    options.tokens = std::move(tokens);
-    auto server = rpc::ApiServer::start(*r->station, options);
-    if (!server) {
-        qWarning("%s", server.error().message.c_str());
-        return nullptr;
-    }
-    r->server = std::move(*server);
-    return r;
-}
+using test::apiStation;
 
 bool sameValue(const v1::ParameterSample& remote, const pipeline::ParameterSample& local)
 {
@@ -65,7 +44,7 @@ private slots:
     // Every sample of a simulator run, in order, equal to what an in-process subscription gets.
     void everySampleArrivesInOrderWithTheInProcessValues()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         const std::vector<std::string> names{"Packet5.CPU_LOAD", "Packet5.OPS_MODE", "HK_Status.BUS_VOLTAGE"};
         api::ParameterSubscription::Options local;
@@ -142,7 +121,7 @@ private slots:
         // same test passes in the dev and asan builds; the API's other cases run here.
         QSKIP("not reliable under ThreadSanitizer yet (see the issue 16 note)");
 #endif
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         const std::vector<std::string> names{"Packet5.CPU_LOAD", "Packet5.OPS_MODE", "Packet5.SAFE_MODE_FLAG",
                                              "Packet5.SAMPLE_CHAMBER_TEMP"};
@@ -225,7 +204,7 @@ private slots:
     // Raw packets as received, whole, with their stream and type.
     void packetsArriveWhole()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Client station(r->server->target());
         v1::SubscribePacketsRequest request;
@@ -262,7 +241,7 @@ private slots:
     // The mission database as the station has it; current values; bad names refused with the reason.
     void databaseCurrentValuesAndBadRequests()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Client station(r->server->target());
         const auto info = station.serverInfo();
@@ -311,7 +290,7 @@ private slots:
     // Control: a packet type's mode and recording change live; each call is an event naming the client.
     void controlChangesLiveSettingsAndRaisesEvents()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Options options;
         options.clientName = "ops-script";
@@ -355,7 +334,7 @@ private slots:
     // (PERMISSION_DENIED), a control one may do both; every refusal counted.
     void tokensRefuseWhatTheyMust()
     {
-        auto r = running({{"reader-secret", "analyst", false}, {"control-secret", "flight", true}});
+        auto r = apiStation({{"reader-secret", "analyst", false}, {"control-secret", "flight", true}});
         QVERIFY(r);
         const auto code = [](auto&& call) {
             try {
@@ -391,7 +370,7 @@ private slots:
     // garbage names is refused by the station with the name; the station serves on.
     void oversizedAndMalformedRequestsAreRefused()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Client station(r->server->target());
         std::vector<std::string> many(2000, std::string(1000, 'x')); // ~2 MB of names
