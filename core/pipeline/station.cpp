@@ -818,4 +818,14 @@ void StationAccess::remove(Station& station, const ParameterSubscriptionQueue* s
     station.m_impl->core.subscriptions.remove(subscription);
 }
 
+void StationAccess::add(Station& station, std::shared_ptr<NewestParameterConsumer> consumer)
+{
+    station.m_impl->core.subscriptions.add(std::move(consumer));
+}
+
+void StationAccess::remove(Station& station, const NewestParameterConsumer* consumer)
+{
+    station.m_impl->core.subscriptions.remove(consumer);
+}
+
 } // namespace telestation::pipeline

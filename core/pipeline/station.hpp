@@ -175,6 +175,9 @@ public:
     static void add(Station& station, std::shared_ptr<ParameterSubscriptionQueue> subscription);
     static void remove(Station& station, const PacketSubscriptionQueue* subscription);
     static void remove(Station& station, const ParameterSubscriptionQueue* subscription);
+    // A newest-value parameter consumer, listed in the statistics only.
+    static void add(Station& station, std::shared_ptr<NewestParameterConsumer> consumer);
+    static void remove(Station& station, const NewestParameterConsumer* consumer);
 };
 
 } // namespace telestation::pipeline

@@ -111,6 +111,67 @@ private slots:
         QVERIFY(test::waitUntil([&] { return r->station->snapshot().consumers.size() == 1; })); // only the local one
     }
 
+    // Newest-value clients are listed in the statistics too — delivery "newest", no queue (depth 0, no
+    // drop) — in the snapshot and the Statistics stream, until they end; so are the in-process API's
+    // named newest-value subscriptions (a value table's unnamed one is not).
+    void newestValueClientsAreListed()
+    {
+        auto r = apiStation();
+        QVERIFY(r);
+        client::Client station(r->server->target());
+        auto newest = station.parameters({"Packet5.CPU_LOAD", "Packet5.OPS_MODE"}, "tm", v1::DELIVERY_NEWEST, 100);
+        QVERIFY(newest.next()); // in place
+        const auto entry = [](const stats::StationSnapshot& snapshot) -> std::optional<stats::ConsumerStats> {
+            for (const auto& c : snapshot.consumers)
+                if (c.name.starts_with("cpp-client (ipv4:127.0.0.1:") && c.kind == "parameters"
+                    && c.delivery == "newest")
+                    return c;
+            return std::nullopt;
+        };
+        QVERIFY(entry(r->station->snapshot()));
+        const auto sent = test::sendPackets(*r->station, "tm", {"Packet5"}, 10, 1000);
+        QVERIFY(test::settle(*r->station, "tm", sent.sent.packets));
+        auto batch = newest.next();
+        while (batch && batch->samples_size() == 0)
+            batch = newest.next();
+        QVERIFY2(batch, newest.status().error_message().c_str());
+        const std::uint64_t got = batch->delivered();
+        QVERIFY(got > 0);
+        const auto listed = entry(r->station->snapshot());
+        QVERIFY(listed);
+        QVERIFY(listed->delivered >= got);
+        QCOMPARE(listed->queue.depth, std::uint64_t{0});
+        QCOMPARE(listed->queue.drops, std::uint64_t{0});
+        auto statistics = station.statistics(100);
+        const auto message = statistics.next();
+        QVERIFY(message);
+        const auto& clients = message->clients();
+        const auto client = std::find_if(clients.begin(), clients.end(), [](const v1::ClientStatistics& c) {
+            return c.name().starts_with("cpp-client (ipv4:127.0.0.1:") && c.delivery() == "newest";
+        });
+        QVERIFY(client != clients.end());
+        QCOMPARE(client->kind(), std::string("parameters"));
+        QVERIFY(client->delivered() >= got);
+        QCOMPARE(client->queue_depth(), std::uint64_t{0});
+        QCOMPARE(client->drops(), std::uint64_t{0});
+        newest.cancel();
+        QVERIFY(test::waitUntil([&] { return !entry(r->station->snapshot()); }));
+
+        api::ParameterSubscription::Options options;
+        options.name = "local newest";
+        options.parameters = {"Packet5.CPU_LOAD"};
+        options.delivery = api::Delivery::Newest;
+        auto local = api::ParameterSubscription::create(*r->station, options);
+        QVERIFY(local);
+        auto view = api::ParameterSubscription::createNewest(*r->station);
+        const auto consumers = r->station->snapshot().consumers;
+        QCOMPARE(consumers.size(), std::size_t{1});
+        QCOMPARE(consumers[0].name, std::string("local newest"));
+        QCOMPARE(consumers[0].delivery, std::string("newest"));
+        local.value().reset();
+        QVERIFY(r->station->snapshot().consumers.empty());
+    }
+
     // A client that does not read loses only its own samples, counted (delivered + dropped = all); a
     // client that reads gets every one; the station loses nothing.
     void aSlowClientLosesOnlyItsOwnSamples()
