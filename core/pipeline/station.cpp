@@ -668,10 +668,12 @@ Status Station::acknowledgeAlarm(std::uint64_t id, std::string_view user, std::s
     return {};
 }
 
-void Station::acknowledgeAllAlarms(std::string_view user, std::string_view comment)
+std::size_t Station::acknowledgeAllAlarms(std::string_view user, std::string_view comment)
 {
-    for (auto& e : m_impl->core.alarms.acknowledgeAll(user, comment, clock::realtimeNs()))
+    auto events = m_impl->core.alarms.acknowledgeAll(user, comment, clock::realtimeNs());
+    for (auto& e : events)
         m_impl->core.report(std::move(e));
+    return events.size();
 }
 
 Status Station::shelveAlarm(std::uint64_t id, std::chrono::seconds duration, std::string_view user, std::string_view comment)

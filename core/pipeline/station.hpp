@@ -128,7 +128,7 @@ public:
     [[nodiscard]] std::uint64_t alarmsVersion() const; // moves with every change of alarms()
     // Operator actions on alarms: each is an event with `user` and the comment.
     [[nodiscard]] Status acknowledgeAlarm(std::uint64_t id, std::string_view user, std::string_view comment);
-    void acknowledgeAllAlarms(std::string_view user, std::string_view comment);
+    std::size_t acknowledgeAllAlarms(std::string_view user, std::string_view comment); // how many
     [[nodiscard]] Status shelveAlarm(std::uint64_t id, std::chrono::seconds duration, std::string_view user,
                                      std::string_view comment);
     [[nodiscard]] Status unshelveAlarm(std::uint64_t id, std::string_view user);
