@@ -4,6 +4,7 @@
 #include "core/stats/snapshot_json.hpp"
 #include "core/stats/status_line.hpp"
 
+#include <cmath>
 #include <type_traits>
 #include <variant>
 
@@ -86,6 +87,46 @@ void toProto(const stats::PacketCounters& c, std::uint64_t drops, v1::Counters& 
     out.set_packets_lost(c.packetsLost);
     out.set_malformed(c.malformed);
     out.set_drops(drops);
+}
+
+// The two enumerations list the same severities in the same order.
+static_assert(v1::SEVERITY_INFO == static_cast<int>(events::Severity::Info) &&
+              v1::SEVERITY_WARNING == static_cast<int>(events::Severity::Warning) &&
+              v1::SEVERITY_ERROR == static_cast<int>(events::Severity::Error) &&
+              v1::SEVERITY_CRITICAL == static_cast<int>(events::Severity::Critical));
+
+v1::Severity toProto(events::Severity severity)
+{
+    return static_cast<v1::Severity>(static_cast<int>(severity));
+}
+
+v1::AlarmState toProto(events::AlarmState state)
+{
+    switch (state) {
+    case events::AlarmState::ActiveUnacknowledged: return v1::ALARM_STATE_ACTIVE_UNACKNOWLEDGED;
+    case events::AlarmState::ActiveAcknowledged: return v1::ALARM_STATE_ACTIVE_ACKNOWLEDGED;
+    case events::AlarmState::ClearedUnacknowledged: return v1::ALARM_STATE_CLEARED_UNACKNOWLEDGED;
+    case events::AlarmState::Shelved: return v1::ALARM_STATE_SHELVED;
+    }
+    return v1::ALARM_STATE_ACTIVE_UNACKNOWLEDGED;
+}
+
+v1::AlarmSource toProto(events::AlarmSource source)
+{
+    switch (source) {
+    case events::AlarmSource::Parameter: return v1::ALARM_SOURCE_PARAMETER;
+    case events::AlarmSource::StreamLoss: return v1::ALARM_SOURCE_LOSS;
+    case events::AlarmSource::StreamStale: return v1::ALARM_SOURCE_STALE;
+    }
+    return v1::ALARM_SOURCE_PARAMETER;
+}
+
+// NaN is the station's "none": the optional field is left absent.
+template <typename Message>
+void setNumber(Message& out, void (Message::*set)(double), double value)
+{
+    if (!std::isnan(value))
+        (out.*set)(value);
 }
 
 } // namespace
@@ -174,6 +215,67 @@ void toProto(const stats::StationSnapshot& snapshot, v1::Statistics& out)
         client->set_drops(c.queue.drops);
     }
     out.set_json(stats::toJson(snapshot));
+}
+
+void toProto(const events::Event& e, v1::Event& out)
+{
+    out.set_number(e.number);
+    out.set_time_ns(e.timeNs);
+    out.set_severity(toProto(e.severity));
+    out.set_kind(std::string(events::eventKindName(e.kind)));
+    out.set_stream(e.stream);
+    out.set_packet_type(e.packetType);
+    out.set_parameter(e.parameter);
+    out.set_detail(e.detail);
+    out.set_text(e.text);
+    out.set_count(e.count);
+    out.set_amount(e.amount);
+    setNumber(out, &v1::Event::set_value, e.value);
+    setNumber(out, &v1::Event::set_limit, e.limit);
+    out.set_limit_state(e.limitState);
+    out.set_user(e.user);
+}
+
+void toProto(const events::Alarm& a, std::int64_t nowNs, v1::Alarm& out)
+{
+    out.set_id(a.id);
+    out.set_source(toProto(a.source));
+    out.set_stream(a.stream);
+    out.set_packet_type(a.packetType);
+    out.set_parameter(a.parameter);
+    out.set_state(toProto(a.state(nowNs)));
+    out.set_severity(toProto(a.severity));
+    out.set_current_severity(toProto(a.currentSeverity));
+    out.set_active(a.active);
+    out.set_acknowledged(a.acknowledged);
+    out.set_shelved_until_ns(a.shelvedUntilNs);
+    out.set_first_ns(a.firstNs);
+    out.set_last_ns(a.lastNs);
+    setNumber(out, &v1::Alarm::set_trigger_value, a.triggerValue);
+    setNumber(out, &v1::Alarm::set_current_value, a.currentValue);
+    setNumber(out, &v1::Alarm::set_limit, a.limit);
+    out.set_limit_state(a.limitState);
+    out.set_violations(a.violations);
+    out.set_acknowledged_by(a.acknowledgedBy);
+    out.set_comment(a.comment);
+    out.set_acknowledged_ns(a.acknowledgedNs);
+}
+
+void toProto(const events::AlarmCounts& counts, v1::AlarmCounts& out)
+{
+    for (int i = 0; i < events::kSeverityCount; ++i) {
+        out.add_unacknowledged(counts.unacknowledged[static_cast<std::size_t>(i)]);
+        out.add_active(counts.active[static_cast<std::size_t>(i)]);
+    }
+    out.set_shelved(counts.shelved);
+}
+
+std::optional<events::Severity> fromProto(v1::Severity severity)
+{
+    const int value = static_cast<int>(severity);
+    if (value < 0 || value >= events::kSeverityCount)
+        return std::nullopt;
+    return static_cast<events::Severity>(value);
 }
 
 std::optional<config::ProcessingMode> fromProto(v1::ProcessingMode mode)

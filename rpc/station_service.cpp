@@ -1,7 +1,9 @@
 #include "rpc/station_service.hpp"
 
 #include "core/api/consumer.hpp"
+#include "core/common/clock.hpp"
 #include "core/pipeline/packet_types.hpp"
+#include "rpc/event_follower.hpp"
 #include "rpc/proto_convert.hpp"
 #include "telestation_version.hpp"
 
@@ -19,12 +21,15 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::uint32_t kSchemaMajor = 1;
-constexpr std::uint32_t kSchemaMinor = 0;
+constexpr std::uint32_t kSchemaMinor = 1; // 1: events and alarms
 constexpr std::uint32_t kDefaultParameterBatch = 4096;
 constexpr std::uint32_t kMaxParameterBatch = 65536;
 constexpr std::uint32_t kDefaultPacketBatch = 1024;
 constexpr std::uint32_t kMaxPacketBatch = 16384;
 constexpr auto kIdlePoll = 2ms; // an every-sample call with nothing to send looks again after this
+constexpr auto kEventPoll = 50ms;  // the event thread reports every 50 ms
+constexpr auto kAlarmPoll = 100ms;
+constexpr auto kLongestPause = 50ms; // a cancelled call or a stopping server ends within this
 
 grpc::Status invalid(const std::string& why)
 {
@@ -69,6 +74,30 @@ private:
     std::vector<bool> m_named = std::vector<bool>(65536, false);
 };
 
+std::vector<std::uint64_t> distinct(const google::protobuf::RepeatedField<std::uint64_t>& ids)
+{
+    std::vector<std::uint64_t> out(ids.begin(), ids.end());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+// "alarm 3", "alarms 3, 5".
+std::string alarmList(const google::protobuf::RepeatedField<std::uint64_t>& ids)
+{
+    const auto sorted = distinct(ids);
+    std::string out = sorted.size() == 1 ? "alarm " : "alarms ";
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(sorted[i]);
+    return out;
+}
+
+const events::Alarm* findAlarm(const std::vector<events::Alarm>& alarms, std::uint64_t id)
+{
+    const auto it = std::find_if(alarms.begin(), alarms.end(), [id](const events::Alarm& a) { return a.id == id; });
+    return it == alarms.end() ? nullptr : &*it;
+}
+
 const mdb::ParameterDef& definitionOf(const pipeline::PacketTypeTable& types, std::uint32_t parameterId)
 {
     const pipeline::ParameterInfo& info = types.parameter(parameterId);
@@ -110,6 +139,23 @@ grpc::Status StationService::authorize(const grpc::ServerContext& context, bool 
     if (who)
         *who = token->name + " (" + context.peer() + ")";
     return grpc::Status::OK;
+}
+
+grpc::Status StationService::authorizeControl(const grpc::ServerContext& context, const std::string& clientName,
+                                              std::string& who)
+{
+    if (auto st = authorize(context, true, &who); !st.ok())
+        return st;
+    if (!clientName.empty())
+        who = clientName + " " + who;
+    return grpc::Status::OK;
+}
+
+void StationService::pause(const grpc::ServerContext& context, std::chrono::milliseconds pause) const
+{
+    const auto end = std::chrono::steady_clock::now() + pause;
+    for (auto now = std::chrono::steady_clock::now(); now < end && !ended(context); now = std::chrono::steady_clock::now())
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(kLongestPause, end - now));
 }
 
 // ---- Server and mission database ----------------------------------------------------------------------
@@ -318,9 +364,7 @@ grpc::Status StationService::SubscribeStatistics(grpc::ServerContext* context,
         if (!writer->Write(message))
             break;
         next += interval;
-        // Short sleeps: a cancelled call or a stopping server ends within 50 ms.
-        while (!ended(*context) && std::chrono::steady_clock::now() < next)
-            std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(50ms, next - std::chrono::steady_clock::now()));
+        pause(*context, std::chrono::ceil<std::chrono::milliseconds>(next - std::chrono::steady_clock::now()));
     }
     return grpc::Status::OK;
 }
@@ -339,10 +383,8 @@ grpc::Status StationService::SetPacketSettings(grpc::ServerContext* context, con
                                                v1::ControlReply* reply)
 {
     std::string who;
-    if (auto st = authorize(*context, true, &who); !st.ok())
+    if (auto st = authorizeControl(*context, request->client_name(), who); !st.ok())
         return st;
-    if (!request->client_name().empty())
-        who = request->client_name() + " " + who;
     const std::string& streamName = request->stream();
     const std::string& packet = request->packet_type();
     const auto streamId = m_station.streamId(streamName);
@@ -398,13 +440,175 @@ grpc::Status StationService::streamControl(const grpc::ServerContext& context, c
                                            bool start, v1::ControlReply* reply)
 {
     std::string who;
-    if (auto st = authorize(context, true, &who); !st.ok())
+    if (auto st = authorizeControl(context, request.client_name(), who); !st.ok())
         return st;
     const std::string& stream = request.stream();
     if (const Status st = start ? m_station.startStream(stream) : m_station.stopStream(stream); !st)
         return {grpc::StatusCode::FAILED_PRECONDITION, st.error().message};
-    return controlDone(request.client_name().empty() ? who : request.client_name() + " " + who, stream,
-                       (start ? "started stream " : "stopped stream ") + stream, reply);
+    return controlDone(who, stream, (start ? "started stream " : "stopped stream ") + stream, reply);
+}
+
+// ---- Events and alarms ----------------------------------------------------------------------------------
+
+grpc::Status StationService::SubscribeEvents(grpc::ServerContext* context, const v1::SubscribeEventsRequest* request,
+                                             grpc::ServerWriter<v1::EventBatch>* writer)
+{
+    if (auto st = authorize(*context, false); !st.ok())
+        return st;
+    EventFilter filter;
+    const auto severity = fromProto(request->min_severity());
+    if (!severity)
+        return invalid("min_severity " + std::to_string(static_cast<int>(request->min_severity()))
+                       + " is not a severity");
+    filter.minSeverity = *severity;
+    for (const auto& word : request->kinds()) {
+        const auto kind = events::parseEventKind(word);
+        if (!kind) {
+            std::string known;
+            for (int k = 0; k < events::kEventKindCount; ++k)
+                known += (k ? ", " : "") + std::string(events::eventKindName(static_cast<events::EventKind>(k)));
+            return invalid("no event kind '" + word + "' (the kinds: " + known + ")");
+        }
+        filter.kinds.push_back(*kind);
+    }
+    for (const auto& stream : request->streams()) {
+        if (!stream.empty() && !m_station.streamId(stream))
+            return invalid("no stream named '" + stream + "'");
+        filter.streams.push_back(stream);
+    }
+    auto follower = EventFollower::create(m_station, {request->after(), request->include_history()}, std::move(filter));
+    if (!follower)
+        return {grpc::StatusCode::OUT_OF_RANGE, follower.error().message};
+
+    v1::EventBatch batch;
+    std::uint64_t missedTotal = 0;
+    // The first batch at once (the subscription is in place), then one whenever there is something to tell.
+    for (bool first = true; !ended(*context); first = false) {
+        auto taken = follower->take();
+        if (first || !taken.events.empty() || taken.missed > 0) {
+            batch.Clear();
+            for (const auto& e : taken.events)
+                toProto(e, *batch.add_events());
+            missedTotal += taken.missed;
+            batch.set_missed(taken.missed);
+            batch.set_missed_total(missedTotal);
+            batch.set_last_number(follower->lastNumber());
+            if (!writer->Write(batch))
+                break;
+        }
+        pause(*context, kEventPoll);
+    }
+    return grpc::Status::OK;
+}
+
+grpc::Status StationService::SubscribeAlarms(grpc::ServerContext* context, const v1::SubscribeAlarmsRequest*,
+                                             grpc::ServerWriter<v1::AlarmList>* writer)
+{
+    if (auto st = authorize(*context, false); !st.ok())
+        return st;
+    std::optional<std::uint64_t> sent;
+    v1::AlarmList list;
+    while (!ended(*context)) {
+        // The version first: a change while the list is read is sent again at the next look.
+        const std::uint64_t version = m_station.alarmsVersion();
+        if (version != sent) {
+            list.Clear();
+            const std::int64_t now = clock::realtimeNs();
+            list.set_time_ns(now);
+            list.set_version(version);
+            for (const auto& alarm : m_station.alarms())
+                toProto(alarm, now, *list.add_alarms());
+            toProto(m_station.alarmCounts(), *list.mutable_counts());
+            if (!writer->Write(list))
+                break;
+            sent = version;
+        }
+        pause(*context, kAlarmPoll);
+    }
+    return grpc::Status::OK;
+}
+
+grpc::Status StationService::onEachAlarm(const google::protobuf::RepeatedField<std::uint64_t>& ids,
+                                         const std::function<bool(const events::Alarm&)>& acceptable,
+                                         const std::function<Status(std::uint64_t)>& act)
+{
+    std::vector<std::uint64_t> order = distinct(ids);
+    const auto alarms = m_station.alarms();
+    std::stable_partition(order.begin(), order.end(), [&](std::uint64_t id) {
+        const events::Alarm* alarm = findAlarm(alarms, id);
+        return !alarm || !acceptable(*alarm);
+    });
+    std::string done;
+    for (const std::uint64_t id : order) {
+        if (const Status st = act(id); !st) {
+            const std::string before = done.empty() ? "" : " (done before this refusal: alarms " + done + ")";
+            const bool listed = findAlarm(m_station.alarms(), id) != nullptr;
+            return {listed ? grpc::StatusCode::FAILED_PRECONDITION : grpc::StatusCode::NOT_FOUND,
+                    st.error().message + before};
+        }
+        done += (done.empty() ? "" : ", ") + std::to_string(id);
+    }
+    return grpc::Status::OK;
+}
+
+grpc::Status StationService::AcknowledgeAlarms(grpc::ServerContext* context,
+                                               const v1::AcknowledgeAlarmsRequest* request, v1::ControlReply* reply)
+{
+    std::string who;
+    if (auto st = authorizeControl(*context, request->client_name(), who); !st.ok())
+        return st;
+    if (request->all() == !request->ids().empty())
+        return invalid("name the alarms to acknowledge (ids) or ask for all of them (all), not both");
+    const std::string user = "api: " + who;
+    if (request->all()) {
+        const std::size_t n = m_station.acknowledgeAllAlarms(user, request->comment());
+        return controlDone(who, {}, "acknowledged all " + std::to_string(n) + " unacknowledged alarm(s)", reply);
+    }
+    if (auto st = onEachAlarm(
+            request->ids(), [](const events::Alarm& a) { return !a.acknowledged; },
+            [&](std::uint64_t id) { return m_station.acknowledgeAlarm(id, user, request->comment()); });
+        !st.ok())
+        return st;
+    return controlDone(who, {}, "acknowledged " + alarmList(request->ids()), reply);
+}
+
+grpc::Status StationService::ShelveAlarms(grpc::ServerContext* context, const v1::ShelveAlarmsRequest* request,
+                                          v1::ControlReply* reply)
+{
+    std::string who;
+    if (auto st = authorizeControl(*context, request->client_name(), who); !st.ok())
+        return st;
+    if (request->ids().empty())
+        return invalid("name the alarms to shelve (ids)");
+    if (request->duration_seconds() == 0)
+        return invalid("duration_seconds: the shelf time must be above 0");
+    const std::chrono::seconds duration(request->duration_seconds());
+    const std::string user = "api: " + who;
+    if (auto st = onEachAlarm(
+            request->ids(), [](const events::Alarm&) { return true; },
+            [&](std::uint64_t id) { return m_station.shelveAlarm(id, duration, user, request->comment()); });
+        !st.ok())
+        return st;
+    const std::string what = "shelved " + alarmList(request->ids()) + " for " + std::to_string(duration.count()) + " s";
+    return controlDone(who, {}, what, reply);
+}
+
+grpc::Status StationService::UnshelveAlarms(grpc::ServerContext* context, const v1::UnshelveAlarmsRequest* request,
+                                            v1::ControlReply* reply)
+{
+    std::string who;
+    if (auto st = authorizeControl(*context, request->client_name(), who); !st.ok())
+        return st;
+    if (request->ids().empty())
+        return invalid("name the alarms to unshelve (ids)");
+    const std::string user = "api: " + who;
+    if (auto st = onEachAlarm(
+            request->ids(),
+            [now = clock::realtimeNs()](const events::Alarm& a) { return a.state(now) == events::AlarmState::Shelved; },
+            [&](std::uint64_t id) { return m_station.unshelveAlarm(id, user); });
+        !st.ok())
+        return st;
+    return controlDone(who, {}, "unshelved " + alarmList(request->ids()), reply);
 }
 
 } // namespace telestation::rpc

@@ -3,7 +3,8 @@
 // api::ParameterSubscription or api::PacketSubscription of its own, named after the client, polled by
 // the call's gRPC thread and written in batches. A client that reads slowly blocks only its own call
 // (HTTP/2 flow control); meanwhile its subscription's bounded queue fills and then drops and counts,
-// so the station never waits for a client.
+// so the station never waits for a client. Events and alarms are polled from the station's event log
+// (an EventFollower per call) and its alarm list's version: nothing per packet.
 //
 // Access (AccessPolicy): every call first checks the caller's token when tokens are configured; control
 // calls need a control token. Refusals are counted (refusals()).
@@ -14,7 +15,9 @@
 #include "telestation/v1/station.grpc.pb.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,10 +58,24 @@ public:
                              v1::ControlReply* reply) override;
     grpc::Status StopStream(grpc::ServerContext* context, const v1::StreamRequest* request,
                             v1::ControlReply* reply) override;
+    grpc::Status SubscribeEvents(grpc::ServerContext* context, const v1::SubscribeEventsRequest* request,
+                                 grpc::ServerWriter<v1::EventBatch>* writer) override;
+    grpc::Status SubscribeAlarms(grpc::ServerContext* context, const v1::SubscribeAlarmsRequest* request,
+                                 grpc::ServerWriter<v1::AlarmList>* writer) override;
+    grpc::Status AcknowledgeAlarms(grpc::ServerContext* context, const v1::AcknowledgeAlarmsRequest* request,
+                                   v1::ControlReply* reply) override;
+    grpc::Status ShelveAlarms(grpc::ServerContext* context, const v1::ShelveAlarmsRequest* request,
+                              v1::ControlReply* reply) override;
+    grpc::Status UnshelveAlarms(grpc::ServerContext* context, const v1::UnshelveAlarmsRequest* request,
+                                v1::ControlReply* reply) override;
 
     // OK when the caller may make the call; `who` gets the token's name (or the peer's address). The
     // archive service asks it too.
     grpc::Status authorize(const grpc::ServerContext& context, bool control, std::string* who = nullptr);
+    // A control call's authorization; `who` names the caller in its events: "CLIENT_NAME TOKEN (PEER)".
+    grpc::Status authorizeControl(const grpc::ServerContext& context, const std::string& clientName, std::string& who);
+    // Sleeps up to `pause`, less when the call ends meanwhile.
+    void pause(const grpc::ServerContext& context, std::chrono::milliseconds pause) const;
     // The call was cancelled, or the server is stopping.
     [[nodiscard]] bool ended(const grpc::ServerContext& context) const noexcept
     {
@@ -72,6 +89,12 @@ private:
     // The control call's event ("api: WHO: WHAT") and reply.
     grpc::Status controlDone(const std::string& who, const std::string& stream, const std::string& what,
                              v1::ControlReply* reply);
+    // An operator action on each alarm of `ids` (duplicates once): `act` on each, those the alarm list says
+    // `acceptable` is false for first — so that the station refuses such a request with its own reason
+    // before anything changed. NOT_FOUND for an alarm not listed, FAILED_PRECONDITION otherwise.
+    grpc::Status onEachAlarm(const google::protobuf::RepeatedField<std::uint64_t>& ids,
+                             const std::function<bool(const events::Alarm&)>& acceptable,
+                             const std::function<Status(std::uint64_t)>& act);
 
     pipeline::Station& m_station;
     std::vector<AccessToken> m_tokens;

@@ -141,14 +141,19 @@ v1::CurrentValues Client::currentValues(const std::string& stream, const std::ve
     return check(status, std::move(reply));
 }
 
+template <typename Request>
+std::string Client::control(ControlCall<Request> call, Request request)
+{
+    if (request.client_name().empty())
+        request.set_client_name(m_options.clientName);
+    v1::ControlReply reply;
+    const auto status = ((*m_stub).*call)(context().get(), request, &reply);
+    return check(status, std::move(reply)).message();
+}
+
 std::string Client::setPacketSettings(const v1::SetPacketSettingsRequest& request)
 {
-    v1::SetPacketSettingsRequest named = request;
-    if (named.client_name().empty())
-        named.set_client_name(m_options.clientName);
-    v1::ControlReply reply;
-    const auto status = m_stub->SetPacketSettings(context().get(), named, &reply);
-    return check(status, std::move(reply)).message();
+    return control(&v1::Station::Stub::SetPacketSettings, request);
 }
 
 std::string Client::setMode(const std::string& stream, const std::string& packetType, v1::ProcessingMode mode)
@@ -163,21 +168,70 @@ std::string Client::setMode(const std::string& stream, const std::string& packet
 std::string Client::startStream(const std::string& stream)
 {
     v1::StreamRequest request;
-    request.set_client_name(m_options.clientName);
     request.set_stream(stream);
-    v1::ControlReply reply;
-    const auto status = m_stub->StartStream(context().get(), request, &reply);
-    return check(status, std::move(reply)).message();
+    return control(&v1::Station::Stub::StartStream, request);
 }
 
 std::string Client::stopStream(const std::string& stream)
 {
     v1::StreamRequest request;
-    request.set_client_name(m_options.clientName);
     request.set_stream(stream);
-    v1::ControlReply reply;
-    const auto status = m_stub->StopStream(context().get(), request, &reply);
-    return check(status, std::move(reply)).message();
+    return control(&v1::Station::Stub::StopStream, request);
+}
+
+EventSubscription Client::events(std::uint64_t after, bool history)
+{
+    v1::SubscribeEventsRequest request;
+    request.set_after(after);
+    request.set_include_history(history);
+    return events(request);
+}
+
+EventSubscription Client::events(const v1::SubscribeEventsRequest& request)
+{
+    auto ctx = context();
+    auto reader = m_stub->SubscribeEvents(ctx.get(), request);
+    return {std::move(ctx), std::move(reader)};
+}
+
+AlarmSubscription Client::alarms()
+{
+    auto ctx = context();
+    auto reader = m_stub->SubscribeAlarms(ctx.get(), v1::SubscribeAlarmsRequest());
+    return {std::move(ctx), std::move(reader)};
+}
+
+std::string Client::acknowledgeAlarms(const std::vector<std::uint64_t>& ids, const std::string& comment)
+{
+    v1::AcknowledgeAlarmsRequest request;
+    request.mutable_ids()->Add(ids.begin(), ids.end());
+    request.set_comment(comment);
+    return control(&v1::Station::Stub::AcknowledgeAlarms, request);
+}
+
+std::string Client::acknowledgeAllAlarms(const std::string& comment)
+{
+    v1::AcknowledgeAlarmsRequest request;
+    request.set_all(true);
+    request.set_comment(comment);
+    return control(&v1::Station::Stub::AcknowledgeAlarms, request);
+}
+
+std::string Client::shelveAlarms(const std::vector<std::uint64_t>& ids, std::uint32_t seconds,
+                                 const std::string& comment)
+{
+    v1::ShelveAlarmsRequest request;
+    request.mutable_ids()->Add(ids.begin(), ids.end());
+    request.set_duration_seconds(seconds);
+    request.set_comment(comment);
+    return control(&v1::Station::Stub::ShelveAlarms, request);
+}
+
+std::string Client::unshelveAlarms(const std::vector<std::uint64_t>& ids)
+{
+    v1::UnshelveAlarmsRequest request;
+    request.mutable_ids()->Add(ids.begin(), ids.end());
+    return control(&v1::Station::Stub::UnshelveAlarms, request);
 }
 
 } // namespace telestation::client

@@ -102,8 +102,9 @@ private:
         if constexpr (requires { batch.parameter_names(); })
             for (const auto& n : batch.parameter_names())
                 m_parameterNames[n.id()] = n.name();
-        for (const auto& n : batch.stream_names())
-            m_streamNames[n.id()] = n.name();
+        if constexpr (requires { batch.stream_names(); })
+            for (const auto& n : batch.stream_names())
+                m_streamNames[n.id()] = n.name();
     }
 
     std::unique_ptr<grpc::ClientContext> m_context;
@@ -117,6 +118,10 @@ private:
 using ParameterSubscription = Subscription<v1::ParameterBatch>;
 using PacketSubscription = Subscription<v1::PacketBatch>;
 using StatisticsSubscription = Subscription<v1::Statistics>;
+// Events in batches; a batch's `missed` counts events the station no longer kept for this call.
+using EventSubscription = Subscription<v1::EventBatch>;
+// The whole alarm list at once, then again whenever it changes.
+using AlarmSubscription = Subscription<v1::AlarmList>;
 
 class Client {
 public:
@@ -135,6 +140,12 @@ public:
     [[nodiscard]] PacketSubscription packets(v1::SubscribePacketsRequest request);
     [[nodiscard]] StatisticsSubscription statistics(std::uint32_t intervalMs = 1000);
     [[nodiscard]] v1::CurrentValues currentValues(const std::string& stream, const std::vector<std::string>& names);
+    // The station's events from now on (`after` 0), after an event number, or (`history`) starting with
+    // the events it keeps. The first batch comes at once: the subscription is in place.
+    [[nodiscard]] EventSubscription events(std::uint64_t after = 0, bool history = false);
+    // The full request, for the filters (minimum severity, kinds, streams).
+    [[nodiscard]] EventSubscription events(const v1::SubscribeEventsRequest& request);
+    [[nodiscard]] AlarmSubscription alarms();
 
     // The archive (the station's recordings): its segments; recorded parameters and packets by time
     // range, stream, segment and type, in receive-time order. The call ends after the last batch;
@@ -148,12 +159,23 @@ public:
     std::string setMode(const std::string& stream, const std::string& packetType, v1::ProcessingMode mode);
     std::string startStream(const std::string& stream);
     std::string stopStream(const std::string& stream);
+    // Alarms by id (v1::Alarm::id); the acknowledgement, shelving or unshelving records this client.
+    std::string acknowledgeAlarms(const std::vector<std::uint64_t>& ids, const std::string& comment = {});
+    std::string acknowledgeAllAlarms(const std::string& comment = {});
+    std::string shelveAlarms(const std::vector<std::uint64_t>& ids, std::uint32_t seconds,
+                             const std::string& comment = {});
+    std::string unshelveAlarms(const std::vector<std::uint64_t>& ids);
 
     [[nodiscard]] v1::Station::Stub& stub() noexcept { return *m_stub; }
     [[nodiscard]] v1::Archive::Stub& archiveStub() noexcept { return *m_archive; }
 
 private:
     [[nodiscard]] std::unique_ptr<grpc::ClientContext> context() const;
+    // A control call's request with this client's name; its reply's message, or Error.
+    template <typename Request>
+    using ControlCall = grpc::Status (v1::Station::Stub::*)(grpc::ClientContext*, const Request&, v1::ControlReply*);
+    template <typename Request>
+    std::string control(ControlCall<Request> call, Request request);
 
     Options m_options;
     std::shared_ptr<grpc::Channel> m_channel;

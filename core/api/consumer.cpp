@@ -177,6 +177,9 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
         pipeline::StationAccess::add(station, sub->m_queue);
         return sub;
     }
+    // Listed in the statistics (delivery "newest") like every-sample subscriptions, though it has no queue.
+    sub->m_listed = std::make_shared<pipeline::NewestParameterConsumer>(options.name);
+    pipeline::StationAccess::add(station, sub->m_listed);
     if (ids.empty())
         for (std::uint32_t id = 0; id < types.totalParameters(); ++id)
             ids.push_back(id);
@@ -201,6 +204,8 @@ ParameterSubscription::~ParameterSubscription()
 {
     if (m_queue)
         pipeline::StationAccess::remove(m_station, m_queue.get());
+    if (m_listed)
+        pipeline::StationAccess::remove(m_station, m_listed.get());
 }
 
 std::uint64_t ParameterSubscription::updates(const Newest& entry) const
@@ -230,6 +235,8 @@ std::size_t ParameterSubscription::poll(std::span<ParameterSample> out)
         m_cursor = (at + 1) % total;
     }
     m_delivered += n;
+    if (m_listed)
+        m_listed->countDelivered(n);
     return n;
 }
 

@@ -113,7 +113,8 @@ public:
     // Errors: no such stream; a name that is not a parameter (all such names listed).
     [[nodiscard]] static Result<std::unique_ptr<ParameterSubscription>> create(pipeline::Station& station, const Options& options);
     // Newest value of no parameter yet: the (stream, parameter) pairs come and go with add() and
-    // remove() (a table of values the operator edits).
+    // remove() (a table of values the operator edits). Unlike create(), not listed in the statistics:
+    // the workstation's own value tables are views, not consumers an operator needs to watch.
     [[nodiscard]] static std::unique_ptr<ParameterSubscription> createNewest(pipeline::Station& station);
     ~ParameterSubscription();
 
@@ -139,6 +140,7 @@ private:
     pipeline::Station& m_station;
     Delivery m_delivery;
     std::shared_ptr<pipeline::ParameterSubscriptionQueue> m_queue; // every sample
+    std::shared_ptr<pipeline::NewestParameterConsumer> m_listed;   // newest value made by create()
     // Newest value: each (stream, parameter) pair with its packet type's update count when delivered,
     // and its stream's current values (kept: a removed stream's pairs then simply never update, and a
     // stream added later under the same id is not mistaken for it).

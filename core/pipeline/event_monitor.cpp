@@ -107,9 +107,11 @@ void EventMonitor::round(bool flushAll)
 
 void EventMonitor::admit(Event e, std::int64_t nowNs)
 {
-    // The audit trail (an operator's limit edit, an API client's control call) is never merged: each
-    // action is its own event, however quickly they follow each other.
-    const bool audit = e.kind == EventKind::LimitEdited || (e.kind == EventKind::Station && e.detail == "api");
+    // The audit trail (an operator's limit edit, an API client's control call, an operator's action on an
+    // alarm — the only alarm events with a user) is never merged: each action is its own event, however
+    // quickly they follow each other.
+    const bool audit = e.kind == EventKind::LimitEdited || (e.kind == EventKind::Station && e.detail == "api")
+                       || (e.kind == EventKind::Alarm && !e.user.empty());
     if (audit || m_limiter.admit(e, nowNs))
         m_batch.push_back(std::move(e));
 }

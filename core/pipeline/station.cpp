@@ -668,10 +668,12 @@ Status Station::acknowledgeAlarm(std::uint64_t id, std::string_view user, std::s
     return {};
 }
 
-void Station::acknowledgeAllAlarms(std::string_view user, std::string_view comment)
+std::size_t Station::acknowledgeAllAlarms(std::string_view user, std::string_view comment)
 {
-    for (auto& e : m_impl->core.alarms.acknowledgeAll(user, comment, clock::realtimeNs()))
+    auto events = m_impl->core.alarms.acknowledgeAll(user, comment, clock::realtimeNs());
+    for (auto& e : events)
         m_impl->core.report(std::move(e));
+    return events.size();
 }
 
 Status Station::shelveAlarm(std::uint64_t id, std::chrono::seconds duration, std::string_view user, std::string_view comment)
@@ -816,6 +818,16 @@ void StationAccess::remove(Station& station, const PacketSubscriptionQueue* subs
 void StationAccess::remove(Station& station, const ParameterSubscriptionQueue* subscription)
 {
     station.m_impl->core.subscriptions.remove(subscription);
+}
+
+void StationAccess::add(Station& station, std::shared_ptr<NewestParameterConsumer> consumer)
+{
+    station.m_impl->core.subscriptions.add(std::move(consumer));
+}
+
+void StationAccess::remove(Station& station, const NewestParameterConsumer* consumer)
+{
+    station.m_impl->core.subscriptions.remove(consumer);
 }
 
 } // namespace telestation::pipeline

@@ -128,7 +128,7 @@ public:
     [[nodiscard]] std::uint64_t alarmsVersion() const; // moves with every change of alarms()
     // Operator actions on alarms: each is an event with `user` and the comment.
     [[nodiscard]] Status acknowledgeAlarm(std::uint64_t id, std::string_view user, std::string_view comment);
-    void acknowledgeAllAlarms(std::string_view user, std::string_view comment);
+    std::size_t acknowledgeAllAlarms(std::string_view user, std::string_view comment); // how many
     [[nodiscard]] Status shelveAlarm(std::uint64_t id, std::chrono::seconds duration, std::string_view user,
                                      std::string_view comment);
     [[nodiscard]] Status unshelveAlarm(std::uint64_t id, std::string_view user);
@@ -175,6 +175,9 @@ public:
     static void add(Station& station, std::shared_ptr<ParameterSubscriptionQueue> subscription);
     static void remove(Station& station, const PacketSubscriptionQueue* subscription);
     static void remove(Station& station, const ParameterSubscriptionQueue* subscription);
+    // A newest-value parameter consumer, listed in the statistics only.
+    static void add(Station& station, std::shared_ptr<NewestParameterConsumer> consumer);
+    static void remove(Station& station, const NewestParameterConsumer* consumer);
 };
 
 } // namespace telestation::pipeline

@@ -57,6 +57,19 @@ void SubscriptionRegistry::remove(const ParameterSubscriptionQueue* subscription
     m_version.fetch_add(1, std::memory_order_release);
 }
 
+// No version change: the processor does not serve newest-value consumers.
+void SubscriptionRegistry::add(std::shared_ptr<NewestParameterConsumer> consumer)
+{
+    std::lock_guard lock(m_mutex);
+    m_newestParameters.push_back(std::move(consumer));
+}
+
+void SubscriptionRegistry::remove(const NewestParameterConsumer* consumer)
+{
+    std::lock_guard lock(m_mutex);
+    erase(m_newestParameters, consumer);
+}
+
 void SubscriptionRegistry::streamRemoved(std::uint16_t streamId)
 {
     std::lock_guard lock(m_mutex);
@@ -83,6 +96,14 @@ std::vector<stats::ConsumerStats> SubscriptionRegistry::stats() const
         out.push_back(consumerStats(*sub, "packets", sub->delivery() == Delivery::EverySample ? "everySample" : "newest"));
     for (const auto& sub : m_parameters)
         out.push_back(consumerStats(*sub, "parameters", "everySample"));
+    for (const auto& consumer : m_newestParameters) {
+        stats::ConsumerStats c;
+        c.name = consumer->name();
+        c.kind = "parameters";
+        c.delivery = "newest";
+        c.delivered = consumer->delivered();
+        out.push_back(std::move(c)); // no queue: depth, capacity and drops 0
+    }
     return out;
 }
 

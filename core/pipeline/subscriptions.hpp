@@ -5,7 +5,8 @@
 // Packet subscriptions carry PacketHandles: every sample → a bounded ring (one reference per queued
 // packet; overflow drops the newest and counts it); newest → a single slot the processor swaps.
 // Parameter subscriptions (every sample) carry ParameterSample values in a bounded ring; "newest value"
-// consumers read the CurrentValueTable instead and need no queue.
+// consumers read the CurrentValueTable instead and need no queue: they register a
+// NewestParameterConsumer only so that the statistics list them.
 #pragma once
 
 #include "core/pipeline/current_values.hpp"
@@ -113,6 +114,22 @@ private:
     SpscRing<ParameterSample> m_ring;
     std::vector<ParameterSample> m_scratch; // the processor's filtered copy (processor thread only)
     std::atomic<std::uint64_t> m_drops{0};
+    std::atomic<std::uint64_t> m_delivered{0};
+};
+
+// A newest-value parameter consumer as the statistics show it: its name and the values it has taken.
+// It has no queue (depth 0, never a drop) and the processor never sees it. One consumer thread counts;
+// any thread reads.
+class NewestParameterConsumer {
+public:
+    explicit NewestParameterConsumer(std::string name) : m_name(std::move(name)) {}
+
+    void countDelivered(std::size_t n) noexcept { m_delivered.fetch_add(n, std::memory_order_relaxed); }
+    [[nodiscard]] const std::string& name() const noexcept { return m_name; }
+    [[nodiscard]] std::uint64_t delivered() const noexcept { return m_delivered.load(std::memory_order_relaxed); }
+
+private:
+    std::string m_name;
     std::atomic<std::uint64_t> m_delivered{0};
 };
 

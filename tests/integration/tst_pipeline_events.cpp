@@ -82,12 +82,7 @@ config::StationProfile oneStream(const std::string& source, const QTemporaryDir&
 // A simulator run of `values` of COOLANT_FLOW_RATE (one per packet, calibrated) to the stream "tm".
 sim::StreamSummary sendFlowValues(pipeline::Station& st, const std::vector<double>& values, double pps)
 {
-    auto config = test::traffic(test::streamAddress(st, "tm"), {"Packet5"}, values.size(), pps);
-    sim::GeneratorSpec list;
-    list.kind = sim::GeneratorKind::List;
-    list.values = values;
-    config.generators[kFlow] = list;
-    return test::send(config, trainingDatabase());
+    return test::sendValues(st, "tm", kFlow, values, pps);
 }
 
 } // namespace

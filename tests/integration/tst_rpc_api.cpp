@@ -5,7 +5,7 @@
 #include "clients/cpp/client.hpp"
 #include "core/api/consumer.hpp"
 #include "core/stats/status_line.hpp"
-#include "rpc/api_server.hpp"
+#include "tests/support/api_station.hpp"
 #include "tests/support/sim_traffic.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/training_mission.hpp"
@@ -16,6 +16,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <optional>
 #include <thread>
 
 using namespace telestation;
@@ -23,29 +24,7 @@ namespace v1 = telestation::v1;
 
 namespace {
 
-struct Running {
-    QTemporaryDir dir;
-    std::unique_ptr<pipeline::Station> station;
-    std::unique_ptr<rpc::ApiServer> server;
-};
-
-// A station with one UDP stream "tm" and its API server on 127.0.0.1, any free port.
-std::unique_ptr<Running> running(std::vector<rpc::AccessToken> tokens = {})
-{
-    auto r = std::make_unique<Running>();
-    r->station = test::startStation(test::stationProfile(r->dir, {test::streamProfile("tm")}), test::trainingDatabase());
-    if (!r->station)
-        return nullptr;
-    rpc::ApiServerOptions options;
-    options.tokens = std::move(tokens);
-    auto server = rpc::ApiServer::start(*r->station, options);
-    if (!server) {
-        qWarning("%s", server.error().message.c_str());
-        return nullptr;
-    }
-    r->server = std::move(*server);
-    return r;
-}
+using test::apiStation;
 
 bool sameValue(const v1::ParameterSample& remote, const pipeline::ParameterSample& local)
 {
@@ -65,7 +44,7 @@ private slots:
     // Every sample of a simulator run, in order, equal to what an in-process subscription gets.
     void everySampleArrivesInOrderWithTheInProcessValues()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         const std::vector<std::string> names{"Packet5.CPU_LOAD", "Packet5.OPS_MODE", "HK_Status.BUS_VOLTAGE"};
         api::ParameterSubscription::Options local;
@@ -132,6 +111,67 @@ private slots:
         QVERIFY(test::waitUntil([&] { return r->station->snapshot().consumers.size() == 1; })); // only the local one
     }
 
+    // Newest-value clients are listed in the statistics too — delivery "newest", no queue (depth 0, no
+    // drop) — in the snapshot and the Statistics stream, until they end; so are the in-process API's
+    // named newest-value subscriptions (a value table's unnamed one is not).
+    void newestValueClientsAreListed()
+    {
+        auto r = apiStation();
+        QVERIFY(r);
+        client::Client station(r->server->target());
+        auto newest = station.parameters({"Packet5.CPU_LOAD", "Packet5.OPS_MODE"}, "tm", v1::DELIVERY_NEWEST, 100);
+        QVERIFY(newest.next()); // in place
+        const auto entry = [](const stats::StationSnapshot& snapshot) -> std::optional<stats::ConsumerStats> {
+            for (const auto& c : snapshot.consumers)
+                if (c.name.starts_with("cpp-client (ipv4:127.0.0.1:") && c.kind == "parameters"
+                    && c.delivery == "newest")
+                    return c;
+            return std::nullopt;
+        };
+        QVERIFY(entry(r->station->snapshot()));
+        const auto sent = test::sendPackets(*r->station, "tm", {"Packet5"}, 10, 1000);
+        QVERIFY(test::settle(*r->station, "tm", sent.sent.packets));
+        auto batch = newest.next();
+        while (batch && batch->samples_size() == 0)
+            batch = newest.next();
+        QVERIFY2(batch, newest.status().error_message().c_str());
+        const std::uint64_t got = batch->delivered();
+        QVERIFY(got > 0);
+        const auto listed = entry(r->station->snapshot());
+        QVERIFY(listed);
+        QVERIFY(listed->delivered >= got);
+        QCOMPARE(listed->queue.depth, std::uint64_t{0});
+        QCOMPARE(listed->queue.drops, std::uint64_t{0});
+        auto statistics = station.statistics(100);
+        const auto message = statistics.next();
+        QVERIFY(message);
+        const auto& clients = message->clients();
+        const auto client = std::find_if(clients.begin(), clients.end(), [](const v1::ClientStatistics& c) {
+            return c.name().starts_with("cpp-client (ipv4:127.0.0.1:") && c.delivery() == "newest";
+        });
+        QVERIFY(client != clients.end());
+        QCOMPARE(client->kind(), std::string("parameters"));
+        QVERIFY(client->delivered() >= got);
+        QCOMPARE(client->queue_depth(), std::uint64_t{0});
+        QCOMPARE(client->drops(), std::uint64_t{0});
+        newest.cancel();
+        QVERIFY(test::waitUntil([&] { return !entry(r->station->snapshot()); }));
+
+        api::ParameterSubscription::Options options;
+        options.name = "local newest";
+        options.parameters = {"Packet5.CPU_LOAD"};
+        options.delivery = api::Delivery::Newest;
+        auto local = api::ParameterSubscription::create(*r->station, options);
+        QVERIFY(local);
+        auto view = api::ParameterSubscription::createNewest(*r->station);
+        const auto consumers = r->station->snapshot().consumers;
+        QCOMPARE(consumers.size(), std::size_t{1});
+        QCOMPARE(consumers[0].name, std::string("local newest"));
+        QCOMPARE(consumers[0].delivery, std::string("newest"));
+        local.value().reset();
+        QVERIFY(r->station->snapshot().consumers.empty());
+    }
+
     // A client that does not read loses only its own samples, counted (delivered + dropped = all); a
     // client that reads gets every one; the station loses nothing.
     void aSlowClientLosesOnlyItsOwnSamples()
@@ -142,7 +182,7 @@ private slots:
         // same test passes in the dev and asan builds; the API's other cases run here.
         QSKIP("not reliable under ThreadSanitizer yet (see the issue 16 note)");
 #endif
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         const std::vector<std::string> names{"Packet5.CPU_LOAD", "Packet5.OPS_MODE", "Packet5.SAFE_MODE_FLAG",
                                              "Packet5.SAMPLE_CHAMBER_TEMP"};
@@ -225,7 +265,7 @@ private slots:
     // Raw packets as received, whole, with their stream and type.
     void packetsArriveWhole()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Client station(r->server->target());
         v1::SubscribePacketsRequest request;
@@ -262,7 +302,7 @@ private slots:
     // The mission database as the station has it; current values; bad names refused with the reason.
     void databaseCurrentValuesAndBadRequests()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Client station(r->server->target());
         const auto info = station.serverInfo();
@@ -311,7 +351,7 @@ private slots:
     // Control: a packet type's mode and recording change live; each call is an event naming the client.
     void controlChangesLiveSettingsAndRaisesEvents()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Options options;
         options.clientName = "ops-script";
@@ -355,7 +395,7 @@ private slots:
     // (PERMISSION_DENIED), a control one may do both; every refusal counted.
     void tokensRefuseWhatTheyMust()
     {
-        auto r = running({{"reader-secret", "analyst", false}, {"control-secret", "flight", true}});
+        auto r = apiStation({{"reader-secret", "analyst", false}, {"control-secret", "flight", true}});
         QVERIFY(r);
         const auto code = [](auto&& call) {
             try {
@@ -391,7 +431,7 @@ private slots:
     // garbage names is refused by the station with the name; the station serves on.
     void oversizedAndMalformedRequestsAreRefused()
     {
-        auto r = running();
+        auto r = apiStation();
         QVERIFY(r);
         client::Client station(r->server->target());
         std::vector<std::string> many(2000, std::string(1000, 'x')); // ~2 MB of names

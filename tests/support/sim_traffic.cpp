@@ -53,6 +53,18 @@ sim::StreamSummary sendPackets(const pipeline::Station& station, std::string_vie
     return send(traffic(streamAddress(station, stream), packets, count, packetsPerSecond), station.database());
 }
 
+sim::StreamSummary sendValues(const pipeline::Station& station, std::string_view stream, const std::string& parameter,
+                              const std::vector<double>& values, double packetsPerSecond)
+{
+    auto config = traffic(streamAddress(station, stream), {parameter.substr(0, parameter.find('.'))}, values.size(),
+                          packetsPerSecond);
+    sim::GeneratorSpec list;
+    list.kind = sim::GeneratorKind::List;
+    list.values = values;
+    config.generators[parameter] = list;
+    return send(config, station.database());
+}
+
 bool runPhases(sim::SimStream& sim, const std::vector<Phase>& phases)
 {
     sim.start();

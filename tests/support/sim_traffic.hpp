@@ -38,6 +38,11 @@ sim::StreamSummary sendPackets(const pipeline::Station& station, std::string_vie
                                const std::vector<std::string>& packets, std::uint64_t count,
                                double packetsPerSecond = 5000);
 
+// A parameter through given values: one packet of its packet type ("PACKET.PARAMETER") per value, the
+// parameter calibrated to each value in turn (a list generator), to a station's stream — to cross limits.
+sim::StreamSummary sendValues(const pipeline::Station& station, std::string_view stream, const std::string& parameter,
+                              const std::vector<double>& values, double packetsPerSecond);
+
 // One phase of a simulator run: `packets` packets built with `faults`.
 struct Phase {
     sim::FaultConfig faults;

@@ -10,8 +10,9 @@ from ._proto import station_pb2_grpc as pb_grpc
 from ._wire import columns_from_samples
 from .archive import Archive
 from .errors import TelestationError
+from .events import severity_number
 from .samples import NameTable, SampleBatch, Sample
-from .subscriptions import Messages, Packets, SampleBatches, Samples
+from .subscriptions import Alarms, Events, Messages, Packets, SampleBatches, Samples
 
 _DELIVERY = {"every": pb.DELIVERY_EVERY_SAMPLE, "everySample": pb.DELIVERY_EVERY_SAMPLE, "newest": pb.DELIVERY_NEWEST}
 #: The processing modes set_mode() and set_packet_settings() take (the profile's words).
@@ -22,12 +23,19 @@ MODES = {
 }
 
 Names = Union[str, Iterable[str]]
+Ids = Union[int, Iterable[int]]
 
 
 def _names(names: Optional[Names]) -> list:
     if names is None:
         return []
     return [names] if isinstance(names, str) else list(names)
+
+
+def _ids(ids: Optional[Ids]) -> list:
+    if ids is None:
+        return []
+    return [int(ids)] if isinstance(ids, int) else [int(i) for i in ids]
 
 
 def _delivery(delivery: str) -> int:
@@ -162,7 +170,57 @@ class Client:
         return Messages(self.stub.SubscribeStatistics(pb.SubscribeStatisticsRequest(interval_ms=interval_ms),
                                                       metadata=self._metadata))
 
+    # ---- Events and alarms ------------------------------------------------------------------------------
+
+    def events(self, after: int = 0, min_severity: Optional[str] = None, kinds: Optional[Names] = None,
+               streams: Optional[Names] = None, history: bool = False) -> Events:
+        """The station's events as they are reported, one `Event` at a time (docs/events.md).
+
+        `after`: the events numbered after it (a number from an earlier call's `last_number`, same station
+        run); 0: from now on — or, with `history`, starting with the events the station keeps (its newest
+        1000). `min_severity`: only this severe or more ("info", "warning", "error", "critical").
+        `kinds`: only these kinds ("sequenceGap", "limitViolation", "alarm", …; station.proto lists them).
+        `streams`: only events of these streams ("" = the station's own events).
+
+        Returns once the station has the subscription in place; a refused request (an unknown kind or
+        stream, `after` beyond the newest event) raises TelestationError. Events the call was too late
+        for are counted in `.missed`, never silently dropped."""
+        request = pb.SubscribeEventsRequest(after=after, include_history=history, kinds=_names(kinds),
+                                            streams=_names(streams))
+        if min_severity is not None:
+            request.min_severity = severity_number(min_severity)
+        return Events(self.stub.SubscribeEvents(request, metadata=self._metadata))
+
+    def alarms(self) -> Alarms:
+        """The station's alarm list: an `AlarmList` (alarms and their counts) at once, then another
+        whenever the list changes."""
+        return Alarms(self.stub.SubscribeAlarms(pb.SubscribeAlarmsRequest(), metadata=self._metadata))
+
     # ---- Control (a control token when the station has tokens) ---------------------------------------------
+
+    def acknowledge_alarms(self, ids: Optional[Ids] = None, all: bool = False, comment: str = "") -> str:
+        """Acknowledges the alarms `ids` (Alarm.id; one or several), or with `all` every unacknowledged
+        alarm, shelved ones included. The station records this client and the `comment` with each. An alarm
+        not listed raises TelestationError NOT_FOUND, one already acknowledged FAILED_PRECONDITION (and
+        then nothing is acknowledged). Returns what the station did."""
+        alarm_ids = _ids(ids)
+        if bool(alarm_ids) == bool(all):
+            raise ValueError("give the alarms' ids or all=True, not both")
+        request = pb.AcknowledgeAlarmsRequest(client_name=self._client_name, ids=alarm_ids, all=all, comment=comment)
+        return self._unary(self.stub.AcknowledgeAlarms, request).message
+
+    def shelve_alarms(self, ids: Ids, seconds: int, comment: str = "") -> str:
+        """Shelves the alarms `ids` for `seconds` (above 0): out of the counts until then or until
+        unshelved. Returns what the station did."""
+        request = pb.ShelveAlarmsRequest(client_name=self._client_name, ids=_ids(ids), duration_seconds=seconds,
+                                         comment=comment)
+        return self._unary(self.stub.ShelveAlarms, request).message
+
+    def unshelve_alarms(self, ids: Ids) -> str:
+        """Brings shelved alarms back at once (one not shelved raises FAILED_PRECONDITION). Returns what the
+        station did."""
+        request = pb.UnshelveAlarmsRequest(client_name=self._client_name, ids=_ids(ids))
+        return self._unary(self.stub.UnshelveAlarms, request).message
 
     def set_packet_settings(self, stream: str, packet_type: str, mode: Optional[str] = None,
                             record: Optional[bool] = None, forward: Optional[Sequence[str]] = None) -> str:

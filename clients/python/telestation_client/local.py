@@ -59,12 +59,15 @@ class LocalStation:
     def __init__(self, bin_dir: Optional[str] = None, streams: Sequence[str] = ("tm",),
                  tokens: Sequence[dict] = (), tls: Optional[Tuple[str, str]] = None, profile: Optional[dict] = None,
                  stream_profile: Optional[dict] = None,
-                 duration: Optional[float] = None, startup_timeout: float = 60.0) -> None:
+                 duration: Optional[float] = None, startup_timeout: float = 60.0,
+                 api_address: Optional[str] = None) -> None:
         """`tokens`: the profile's API tokens ({"token", "name", "control"}); clients use the first.
         `tls`: (certificate, key) PEM files: the API is served with TLS and clients trust the
         certificate. `profile`: more top-level keys of the profile (queues, limits, …); `stream_profile`:
         more keys of every stream (e.g. "packets": [{"packet": "Packet5", "record": true}]). `duration`: the
-        station stops by itself after this many seconds (a station left behind by a killed test ends)."""
+        station stops by itself after this many seconds (a station left behind by a killed test ends).
+        `api_address`: the address the API is served on (default loopback; "0.0.0.0", every interface,
+        needs `tls` and `tokens`); clients still connect through 127.0.0.1."""
         self.telestation = find_program("telestation", bin_dir)
         self.simulator = find_program("telestation-sim", bin_dir)
         self.stream_names = list(streams)
@@ -74,6 +77,7 @@ class LocalStation:
         self.extra_stream = dict(stream_profile or {})
         self.duration = duration
         self.startup_timeout = startup_timeout
+        self.api_address = api_address
         self.directory: Optional[str] = None
         self.process: Optional[subprocess.Popen] = None
         self.api_port = 0
@@ -120,6 +124,7 @@ class LocalStation:
             "recordingDirectory": os.path.join(self.directory, "recordings"),
             "logDirectory": os.path.join(self.directory, "logs"),
             "api": {"port": self.api_port, **({"tokens": self.tokens} if self.tokens else {}),
+                    **({"address": self.api_address} if self.api_address else {}),
                     **({"tlsCertificate": self.tls[0], "tlsKey": self.tls[1]} if self.tls else {})},
             "streams": [{"name": n, "source": self.stream_url(n), "staleAfterSeconds": 0, **self.extra_stream}
                         for n in self.stream_names],
@@ -212,13 +217,23 @@ class LocalStation:
         return command
 
     def send(self, packets: Sequence[str] = ("Packet5",), count: int = 100, rate: str = "2000pps",
-             stream: str = "tm", timeout: float = 300.0) -> dict:
+             stream: str = "tm", timeout: float = 300.0, generators: Optional[dict] = None) -> dict:
         """Runs the simulator until it has sent `count` packets of `packets` (equal shares) to `stream`;
-        returns its summary's total: {"sent": {"packets", "bytes"}, "apids": {"7": {"packets", ...}}, ...}."""
+        returns its summary's total: {"sent": {"packets", "bytes"}, "apids": {"7": {"packets", ...}}, ...}.
+        `generators`: the values of parameters, as a scenario's (docs/simulator.md), e.g.
+        {"Packet5.COOLANT_FLOW_RATE": {"kind": "list", "values": [100, 160, 190]}} to cross limits."""
         assert self.directory is not None
         summary = os.path.join(self.directory, "simulator-summary.json")
-        subprocess.run(self.simulator_command(packets, count, rate, stream, summary=summary), check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        if generators:
+            scenario = os.path.join(self.directory, "simulator-scenario.json")
+            with open(scenario, "w") as f:
+                json.dump({"streams": [{"name": "sim", "destination": self.stream_url(stream), "rate": rate,
+                                        "count": count, "mix": [{"packet": p} for p in packets],
+                                        "generators": generators}]}, f)
+            command = [self.simulator, "--headless", "--scenario", scenario, "--summary-out", summary]
+        else:
+            command = self.simulator_command(packets, count, rate, stream, summary=summary)
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
         with open(summary) as f:
             return json.load(f)["total"]
 

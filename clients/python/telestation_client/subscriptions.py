@@ -4,13 +4,17 @@ An iterator ends (StopIteration) when the station ends the call or after cancel(
 TelestationError. Read each from one thread."""
 from __future__ import annotations
 
+import logging
 from typing import Generic, Iterator, List, Optional, TypeVar
 
 import grpc
 
 from ._wire import decode_parameter_batch
 from .errors import TelestationError
+from .events import AlarmList, Event
 from .samples import NameTable, Packet, Sample, SampleBatch
+
+_log = logging.getLogger("telestation_client")
 
 T = TypeVar("T")
 
@@ -169,4 +173,63 @@ class Messages(Subscription[T]):
         return message
 
 
-__all__ = ["Subscription", "SampleBatches", "Samples", "Packets", "Messages"]
+class Events(Subscription[Event]):
+    """The station's events one `Event` at a time, oldest first (batches(): a list per message).
+
+    Created once the station has the subscription in place (its first message has come): every event
+    reported from then on arrives. The station keeps its newest 1000 events: a reader that falls further
+    behind misses some — `missed` counts them (and each is logged as a warning on the "telestation_client"
+    logger), never silently. `last_number` is the newest event number the station has looked at for this
+    call, filtered-out ones included: events(after=last_number) goes on from there."""
+
+    def __init__(self, call) -> None:
+        super().__init__(call)
+        #: Events the station no longer kept when this call came to read them, so far.
+        self.missed: int = 0
+        #: The newest event number looked at so far (filtered-out events included).
+        self.last_number: int = 0
+        first = self._read()
+        self._pending: Optional[List[Event]] = self._take(first) if first is not None else None
+        self._events = self._generate()
+
+    def _take(self, batch) -> List[Event]:
+        if batch.missed:
+            _log.warning("missed %d events before event %d: the station keeps only its newest 1000",
+                         batch.missed, batch.events[0].number if batch.events else batch.last_number + 1)
+        self.missed = batch.missed_total
+        self.last_number = batch.last_number
+        return [Event.from_proto(e) for e in batch.events]
+
+    def batches(self) -> Iterator[List[Event]]:
+        """The events a message at a time (the first may be empty: it says the subscription is in place)."""
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            yield pending
+        while True:
+            batch = self._read()
+            if batch is None:
+                return
+            yield self._take(batch)
+
+    def _generate(self) -> Iterator[Event]:
+        for events in self.batches():
+            yield from events
+
+    def __iter__(self) -> Iterator[Event]:
+        return self._events
+
+    def __next__(self) -> Event:
+        return next(self._events)
+
+
+class Alarms(Subscription[AlarmList]):
+    """The station's alarm list, an `AlarmList` at once and then another whenever the list changes."""
+
+    def __next__(self) -> AlarmList:
+        message = self._read()
+        if message is None:
+            raise StopIteration
+        return AlarmList.from_proto(message)
+
+
+__all__ = ["Subscription", "SampleBatches", "Samples", "Packets", "Messages", "Events", "Alarms"]

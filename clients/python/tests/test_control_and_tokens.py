@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 
 import grpc
 import pytest
 
-from helpers import STATION_SECONDS, WAIT, client_entry, take
+from helpers import CONTROLLER, READER, STATION_SECONDS, WAIT, client_entry, self_signed_certificate, take
 from telestation_client import TelestationError
 from telestation_client.local import LocalStation, wait_until
 
@@ -73,10 +71,6 @@ def test_stop_and_start_a_stream(station, client):
     assert client.info().streams[0].running
 
 
-READER = {"token": "reader-secret-0123456789", "name": "analyst"}
-CONTROLLER = {"token": "control-secret-0123456789", "name": "flight", "control": True}
-
-
 def test_tokens_refuse_what_they_must(bin_dir):
     with LocalStation(bin_dir, tokens=[READER, CONTROLLER], duration=STATION_SECONDS) as station:
         def code(call):
@@ -103,15 +97,7 @@ def test_tokens_refuse_what_they_must(bin_dir):
 
 
 def test_tls(bin_dir, tmp_path):
-    openssl = shutil.which("openssl")
-    if not openssl:
-        pytest.skip("no openssl to make a certificate")
-    certificate, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key),
-                    "-out", str(certificate)],
-                   check=True, capture_output=True)
-    tls = (str(certificate), str(key))
+    tls = self_signed_certificate(tmp_path)
     with LocalStation(bin_dir, tokens=[CONTROLLER], tls=tls, duration=STATION_SECONDS) as station:
         with station.client() as c:  # TLS, trusting the certificate
             assert c.info().streams[0].name == "tm"
