@@ -324,9 +324,8 @@ void TestPipelineEvents::limitTransitionsInOrderAndTheAlarm()
     QVERIFY(std::none_of(left.begin(), left.end(), [](const auto& a) { return a.parameter == kFlow; }));
 }
 
-// The simulator's Ramp generator (a sawtooth 100 → 200 over 2 s, 50 packets a second, one period): up
-// through yellow high into red high, then the wrap back to 100 — three transitions, in order, each at a
-// value beyond the limit it names.
+// A sawtooth 100 → 200 in steps of 5, one packet each, then back to 100: up through yellow high into
+// red high, then the wrap — three transitions, in order, each at a value beyond the limit it names.
 void TestPipelineEvents::aSawtoothRampCrossesEachLimitOnce()
 {
     QTemporaryDir dir;
@@ -335,14 +334,13 @@ void TestPipelineEvents::aSawtoothRampCrossesEachLimitOnce()
     auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase(), options);
     QVERIFY(station);
     auto& st = *station;
-    auto config = test::traffic(test::streamAddress(st, "tm"), {"Packet5"}, 110, 50); // 2.2 s: past one wrap
-    sim::GeneratorSpec ramp;
-    ramp.kind = sim::GeneratorKind::Ramp;
-    ramp.min = 100;
-    ramp.max = 200;
-    ramp.period = 2;
-    config.generators[kFlow] = ramp;
-    const auto summary = test::send(config, trainingDatabase());
+    // The sawtooth by packet, not by time (a time-driven ramp depends on the pacing, which a loaded
+    // machine stretches): 100, 105, ... 200 and down to 100 again, past one wrap.
+    std::vector<double> sawtooth;
+    for (double v = 100; v <= 200; v += 5)
+        sawtooth.push_back(v);
+    sawtooth.insert(sawtooth.end(), {100, 105});
+    const auto summary = sendFlowValues(st, sawtooth, 50);
     QVERIFY(settle(st, "tm", summary.sent.packets));
     std::vector<Event> flow;
     for (const auto& e : ofKinds(allEvents(st), {EventKind::LimitViolation, EventKind::LimitCleared}))
