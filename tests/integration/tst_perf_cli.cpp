@@ -106,7 +106,7 @@ private Q_SLOTS:
         const Outcome r = runPerf({"--consumer", place, "--tests", "1,5", "--seconds", "1", "--start", "20", "--max", "20",
                                    "--refine", "0", "--retries", "0", "--no-reference", "--out", out.path()});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        QCOMPARE(r.out.count(QRegularExpression(QStringLiteral("client CPU +\\d+%  100% delivered"))), 2);
+        QCOMPARE(r.out.count(QRegularExpression(QStringLiteral("client CPU +\\d+% \\(station's API threads \\d+%\\)  100% delivered"))), 2);
 
         const QJsonObject results = telestation::test::readJsonObject(out.filePath(QStringLiteral("results.json")));
         QCOMPARE(results.value(QStringLiteral("consumer")).toString(), place);
@@ -117,7 +117,9 @@ private Q_SLOTS:
             const QJsonObject t = tests[i].toObject();
             const QString text = QString::fromUtf8(QJsonDocument(t).toJson());
             QVERIFY2(t.value(QStringLiteral("best")).toObject().value(QStringLiteral("mbps")).toDouble() > 15, qPrintable(text));
-            const QJsonObject cpu = t.value(QStringLiteral("runs")).toArray().at(0).toObject().value(QStringLiteral("clientCpuSeconds")).toObject();
+            const QJsonObject run = t.value(QStringLiteral("runs")).toArray().at(0).toObject();
+            QVERIFY2(run.value(QStringLiteral("apiCpuPercent")).toDouble() > 0, qPrintable(text));
+            const QJsonObject cpu = run.value(QStringLiteral("clientCpuSeconds")).toObject();
             QCOMPARE(cpu.keys(), clients[i]);
             for (const auto& seconds : cpu)
                 QVERIFY2(seconds.toDouble() > 0, qPrintable(text));
@@ -135,6 +137,7 @@ private Q_SLOTS:
                  qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("API consumers `packets,parameters:50` (") + place + ')'), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("| API clients' CPU usage | | packets ")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("| Station's API server threads | | ")), qPrintable(text));
     }
 
     // A station whose process queue holds one packet cannot take 200 Mbit/s: the run must say where

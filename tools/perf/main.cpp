@@ -481,7 +481,7 @@ int runSuiteCommand(int argc, char** argv)
                 std::printf(" %7.2f M parameters/s retrieved", run.retrievedPerSecond() / 1e6);
             std::printf("  station CPU %3.0f%%  sim CPU %3.0f%%", run.stationCpuPercent(), run.simCpuPercent());
             if (!run.clientCpu.empty())
-                std::printf("  client CPU %3.0f%%", run.clientCpuPercent());
+                std::printf("  client CPU %3.0f%% (station's API threads %.0f%%)", run.clientCpuPercent(), run.apiCpuPercent());
             std::printf("  %s\n", run.ok ? "100% delivered" : "LOSS");
             if (!run.ok)
                 std::printf("      sent %llu: %s\n", static_cast<unsigned long long>(run.sent), run.failure.c_str());

@@ -165,6 +165,8 @@ std::string suiteMarkdown(const SuiteReport& report)
                 clients += (clients.empty() ? "" : ", ") + item + " "
                     + fixed(b->sendSeconds > 0 ? 100 * seconds / b->sendSeconds : 0, 0) + " %";
             md += "| API clients' CPU usage | | " + clients + " of one core |\n";
+            md += "| Station's API server threads | | " + fixed(b->apiCpuPercent(), 0) + " % of one core (of the station's "
+                + fixed(b->stationCpuPercent(), 0) + " %) |\n";
         }
         if (t.trek.parametersPerSecond > 0)
             md += "| Parameters/sec | " + grouped(t.trek.parametersPerSecond) + " | "
@@ -188,7 +190,7 @@ Json runJson(const RunResult& run)
             {"decodedPerSecond", run.decodedPerSecond()}, {"otherCpuPercent", run.otherCpuPercent}, {"note", run.note},
             {"threadCpuSeconds", run.threadCpu}, {"threadUserCpuSeconds", run.threadUserCpu},
             {"events", toJson(run.events)}, {"clientCpuSeconds", run.clientCpu},
-            {"clientCpuPercent", run.clientCpuPercent()}};
+            {"clientCpuPercent", run.clientCpuPercent()}, {"apiCpuPercent", run.apiCpuPercent()}};
 }
 
 Json suiteJson(const SuiteReport& report)

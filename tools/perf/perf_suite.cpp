@@ -347,6 +347,13 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
     run.threadCpu = outcome.threadCpu;
     run.threadUserCpu = outcome.threadUserCpu;
     run.events = outcome.events;
+    if (external) {
+        double named = 0;
+        for (const auto& [name, seconds] : run.threadCpu)
+            named += seconds;
+        const auto grpc = run.threadCpu.find("grpcpp_sync_ser"); // gRPC's name, cut to 15 characters
+        run.apiCpu = (grpc == run.threadCpu.end() ? 0 : grpc->second) + std::max(0.0, run.stationCpu - named);
+    }
     if (host.local()) {
         const double others = machineBusySeconds() - busyBefore - (selfCpuSeconds() - selfBefore) - run.stationCpu - run.simCpu;
         run.otherCpuPercent = std::max(0.0, 100 * others / std::max(outcome.wallSeconds, 1e-3));

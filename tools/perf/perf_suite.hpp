@@ -105,12 +105,17 @@ struct RunResult {
     EventTally events;                                       // what the station reported
     double otherCpuPercent = 0;                              // other programs during the run (100 = one core)
     std::map<std::string, double> clientCpu;                 // external consumers by item: seconds, subscription to exit
+    // External consumers: the station's user API server threads' seconds — gRPC's (grpcpp_sync_ser) and
+    // those that ended with their calls before the station stopped (its CPU not in any thread left;
+    // the stop's own few milliseconds included).
+    double apiCpu = 0;
     [[nodiscard]] double retrievedPerSecond() const { return sendSeconds > 0 ? double(retrieved) / sendSeconds : 0; }
     [[nodiscard]] double decodedPerSecond() const { return sendSeconds > 0 ? double(decoded) / sendSeconds : 0; }
     [[nodiscard]] double stationCpuPercent() const { return sendSeconds > 0 ? 100 * stationCpu / sendSeconds : 0; }
     [[nodiscard]] double simCpuPercent() const { return sendSeconds > 0 ? 100 * simCpu / sendSeconds : 0; }
     // The external consumers' CPU over the sending time, all of them (100 = one core); 0 in process.
     [[nodiscard]] double clientCpuPercent() const;
+    [[nodiscard]] double apiCpuPercent() const { return sendSeconds > 0 ? 100 * apiCpu / sendSeconds : 0; }
 };
 
 // The station's profile for a test: each stream's packet setting; the sources are the station
