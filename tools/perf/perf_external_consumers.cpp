@@ -131,8 +131,10 @@ std::string ExternalConsumers::finish(double timeoutSeconds)
         } else if (exit->code != 0) {
             problem = describeExit(*exit);
         }
-        if (exit)
+        if (exit) {
             m_cpuSeconds[c.item] = std::max(0.0, exit->cpuSeconds - c.startupCpuSeconds);
+            m_totalCpuSeconds += exit->cpuSeconds;
+        }
         m_output += readFile(c.out);
         if (!problem.empty()) {
             std::string err = readFile(c.err);

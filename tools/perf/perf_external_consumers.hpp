@@ -49,6 +49,8 @@ public:
     // Each client's CPU seconds (user + system) from its subscription to its exit, by item: what the
     // computation cost, without the program's start (for Python, the imports).
     [[nodiscard]] const std::map<std::string, double>& cpuSeconds() const noexcept { return m_cpuSeconds; }
+    // All the clients' CPU seconds, their start included: not other programs' noise.
+    [[nodiscard]] double totalCpuSeconds() const noexcept { return m_totalCpuSeconds; }
 
 private:
     struct Client {
@@ -60,6 +62,7 @@ private:
     std::vector<Client> m_clients;
     std::string m_output;
     std::map<std::string, double> m_cpuSeconds;
+    double m_totalCpuSeconds = 0;
 };
 
 } // namespace telestation::perf

@@ -355,7 +355,8 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
         run.apiCpu = (grpc == run.threadCpu.end() ? 0 : grpc->second) + std::max(0.0, run.stationCpu - named);
     }
     if (host.local()) {
-        const double others = machineBusySeconds() - busyBefore - (selfCpuSeconds() - selfBefore) - run.stationCpu - run.simCpu;
+        const double others = machineBusySeconds() - busyBefore - (selfCpuSeconds() - selfBefore) - run.stationCpu - run.simCpu
+            - clients.totalCpuSeconds();
         run.otherCpuPercent = std::max(0.0, 100 * others / std::max(outcome.wallSeconds, 1e-3));
     }
     if (test.forwards()) {
