@@ -6,6 +6,8 @@
 //   auto sub = station.parameters({"Packet5.CPU_LOAD"});              // every sample, in batches
 //   while (auto batch = sub.next())
 //       for (const auto& s : batch->samples()) use(sub.name(s.parameter_id()), s.calibrated());
+//   v1::ParameterBatch batch;                                          // or, the fast way:
+//   while (sub.next(batch)) ...                                        // one batch's memory, reused
 //
 // Subscriptions are read by one thread each; next() blocks until a batch comes or the call ends
 // (nullopt: ended; status() says why). Names of parameters and streams arrive once per call and are
@@ -54,12 +56,20 @@ public:
     std::optional<Batch> next()
     {
         Batch batch;
+        if (!next(batch))
+            return std::nullopt;
+        return batch;
+    }
+    // The next batch into `batch`, whose memory is used again (a reader that keeps one batch allocates
+    // nothing per sample once warm); false once the call has ended.
+    bool next(Batch& batch)
+    {
         if (!m_reader || !m_reader->Read(&batch)) {
             finish();
-            return std::nullopt;
+            return false;
         }
         remember(batch);
-        return batch;
+        return true;
     }
     // Ends the call (the station frees the subscription).
     void cancel()

@@ -1,6 +1,7 @@
 // telestation-perf as an operator runs it: the TReK tests with real processes over loopback (at a low
-// fixed rate, so that the test is about the machinery, not the machine), loss found where the
-// station's queues are too small, the endurance run, issue 14's limits run, and wrong options.
+// fixed rate, so that the test is about the machinery, not the machine), the consumers as external
+// clients of the user API, loss found where the station's queues are too small, the endurance run,
+// issue 14's limits run, and wrong options.
 #include "tests/support/json_file.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -81,6 +82,62 @@ private Q_SLOTS:
         QImage png(out.filePath(QStringLiteral("results.png")));
         QVERIFY(!png.isNull());
         QVERIFY(png.width() >= 800);
+    }
+
+    // Tests 1 and 5 with their consumers as clients of the station's user API in processes of their own
+    // (C++, then Python), at 20 Mbit/s: every packet and every sample of the 50 parameters through gRPC
+    // (the run checks each client's count and drops), each client's CPU reported, the report says where
+    // the consumers ran.
+    void externalConsumersTakeEverything_data()
+    {
+        QTest::addColumn<QString>("place");
+        QTest::newRow("C++") << QStringLiteral("external");
+        QTest::newRow("Python") << QStringLiteral("external-python");
+    }
+    void externalConsumersTakeEverything()
+    {
+        QFETCH(QString, place);
+        const QString venv = telestation::test::binDir() + QStringLiteral("/../python-venv/bin/");
+        if (place == QStringLiteral("external-python")
+            && !(QFile::exists(venv + QStringLiteral("python")) && QFile::exists(venv + QStringLiteral("perf_consumer.py"))))
+            QSKIP("no Python client environment in the build tree (CMake skipped clients/python: see its configure message)");
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        const Outcome r = runPerf({"--consumer", place, "--tests", "1,5", "--seconds", "1", "--start", "20", "--max", "20",
+                                   "--refine", "0", "--retries", "0", "--no-reference", "--out", out.path()});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QCOMPARE(r.out.count(QRegularExpression(QStringLiteral("client CPU +\\d+% \\(station's API threads \\d+%\\)  100% delivered"))), 2);
+
+        const QJsonObject results = telestation::test::readJsonObject(out.filePath(QStringLiteral("results.json")));
+        QCOMPARE(results.value(QStringLiteral("consumer")).toString(), place);
+        const QJsonArray tests = results.value(QStringLiteral("tests")).toArray();
+        QCOMPARE(tests.size(), 2);
+        const QStringList clients[] = {{"packets"}, {"packets", "parameters:50"}};
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject t = tests[i].toObject();
+            const QString text = QString::fromUtf8(QJsonDocument(t).toJson());
+            QVERIFY2(t.value(QStringLiteral("best")).toObject().value(QStringLiteral("mbps")).toDouble() > 15, qPrintable(text));
+            const QJsonObject run = t.value(QStringLiteral("runs")).toArray().at(0).toObject();
+            QVERIFY2(run.value(QStringLiteral("apiCpuPercent")).toDouble() > 0, qPrintable(text));
+            const QJsonObject cpu = run.value(QStringLiteral("clientCpuSeconds")).toObject();
+            QCOMPARE(cpu.keys(), clients[i]);
+            for (const auto& seconds : cpu)
+                QVERIFY2(seconds.toDouble() > 0, qPrintable(text));
+        }
+        // Test 5's parameter client took 50 of Packet5's 88 parameters of every packet; the station decoded all 88.
+        const QJsonObject five = tests[1].toObject().value(QStringLiteral("best")).toObject();
+        QCOMPARE(qRound(five.value(QStringLiteral("decodedPerSecond")).toDouble() / five.value(QStringLiteral("retrievedPerSecond")).toDouble() * 50),
+                 88);
+
+        QFile md(out.filePath(QStringLiteral("results.md")));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(md.readAll());
+        QVERIFY2(text.contains(QStringLiteral("- API consumers: external: a ")
+                               + (place == QStringLiteral("external") ? QStringLiteral("C++") : QStringLiteral("Python"))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("API consumers `packets,parameters:50` (") + place + ')'), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("| API clients' CPU usage | | packets ")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("| Station's API server threads | | ")), qPrintable(text));
     }
 
     // A station whose process queue holds one packet cannot take 200 Mbit/s: the run must say where
@@ -259,6 +316,11 @@ private Q_SLOTS:
         QTest::newRow("no rounds") << QStringList{"limits", "--rounds", "0"} << "--rounds a whole number >= 1";
         QTest::newRow("bad idle timeout") << QStringList{"limits", "--idle-timeout", "never"} << "--idle-timeout takes a duration";
         QTest::newRow("unknown option") << QStringList{"--fast"} << "unknown option --fast";
+        QTest::newRow("unknown consumer place") << QStringList{"--consumer", "nowhere"} << "--consumer takes in-process, external";
+        QTest::newRow("external display") << QStringList{"--consumer", "external", "--tests", "typical"}
+                                          << "'computation:50@playback1' cannot be an external client";
+        QTest::newRow("external remote") << QStringList{"--consumer", "external-python", "--station", "127.0.0.1:1"}
+                                         << "needs the station on this machine";
     }
     void wrongOptionsAreRefused()
     {

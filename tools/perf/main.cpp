@@ -2,6 +2,7 @@
 // figures, and TReK's endurance run for any duration. See docs/PERFORMANCE.md.
 //
 //   telestation-perf [--tests 1,2,...] [--seconds S] [--quick] [--out DIR] ...   the eight tests
+//   telestation-perf --consumer external|external-python [--tests 1,5] ...       with API clients as consumers
 //   telestation-perf endurance --duration 2m [--out DIR] ...                     the endurance run
 //   telestation-perf limits [--rate MBPS] [--rounds N] [--wait-idle LOAD] ...   limit transitions (issue 14)
 //   telestation-perf agent --listen ADDRESS:PORT                                 runs stations for a
@@ -10,6 +11,7 @@
 #include "core/common/paths.hpp"
 #include "core/common/time_text.hpp"
 #include "core/mdb/sqlite_store.hpp"
+#include "tools/perf/perf_external_consumers.hpp"
 #include "tools/perf/perf_report.hpp"
 #include "tools/perf/perf_station_host.hpp"
 
@@ -350,17 +352,41 @@ int runSuiteCommand(int argc, char** argv)
     cli.addOption("refine", "N", "Bisection steps after the first lossy rate (default 2).");
     cli.addOption("retries", "N", "Runs again of a lossy rate before it counts as lossy (default 1).");
     cli.addOption("queues", "JSON", "The profile's queue sizes, e.g. '{\"recordPacketQueueSize\": 32768}'.");
+    cli.addOption("consumer", "PLACE", "Where the tests' API consumers run: in-process (default: the station's own "
+                                       "--consume), external (a C++ client of the station's user API per consumer, "
+                                       "telestation-api-consumer) or external-python (perf_consumer.py in the build "
+                                       "tree's python-venv); external ones need the station on this machine and "
+                                       "default to tests 1 and 5.");
     cli.addFlag("no-reference", "Skip the machine's reference measurements (iperf3, disk write).");
     cli.addFlag("quick", "A smoke run: 1 s per run, 100 .. 400 Mbit/s, no bisection, no retries, no references.");
     if (const auto exit = cli.parseOrExit(argc, argv))
         return *exit;
     const bool quick = cli.isSet("quick");
+    const auto consumer = parseConsumerPlace(cli.value("consumer", "in-process"));
+    if (!consumer) {
+        std::fprintf(stderr, "%s: --consumer takes in-process, external or external-python, not '%s'\n", kProgram,
+                     cli.value("consumer").c_str());
+        return 2;
+    }
+    const bool external = *consumer != ConsumerPlace::InProcess;
+    if (external && cli.isSet("station")) {
+        std::fprintf(stderr, "%s: --consumer %s needs the station on this machine (its clients reach the station's "
+                             "API over loopback); leave out --station\n", kProgram, consumerPlaceName(*consumer));
+        return 2;
+    }
     std::string selectError;
-    const auto tests = selectTests(cli.value("tests", "all"), selectError);
+    const auto tests = selectTests(cli.value("tests", external ? "1,5" : "all"), selectError);
     if (!tests) {
         std::fprintf(stderr, "%s: --tests: %s\n", kProgram, selectError.c_str());
         return 2;
     }
+    if (external)
+        for (const PerfTest* test : *tests)
+            if (const auto e = externalConsumable(test->consume); !e.empty()) {
+                std::fprintf(stderr, "%s: --consumer %s: test %d: %s\n", kProgram, consumerPlaceName(*consumer),
+                             test->number, e.c_str());
+                return 2;
+            }
     const auto seconds = cli.number("seconds", quick ? 1 : 3);
     const auto start = cli.number("start", quick ? 100 : 250);
     const auto max = cli.number("max", quick ? 400 : 8000);
@@ -384,6 +410,15 @@ int runSuiteCommand(int argc, char** argv)
     if (const int rc = setUpCommon(cli, common); rc != 0)
         return rc;
     common.run.seconds = *seconds;
+    common.run.consumer = *consumer;
+    if (external) {
+        std::string error;
+        if (consumerCommand(*consumer, common.run.binDir, error).empty()) {
+            std::fprintf(stderr, "%s: --consumer %s: %s\n", kProgram, consumerPlaceName(*consumer), error.c_str());
+            cleanUp(common);
+            return 1;
+        }
+    }
     SearchOptions search;
     search.startMbps = *start;
     search.maxMbps = *max;
@@ -397,10 +432,13 @@ int runSuiteCommand(int argc, char** argv)
     report.kernel = kernelText();
     report.command = commandText(argc, argv);
     report.secondsPerRun = *seconds;
+    report.consumer = *consumer;
     report.recordFilesystem = filesystemOf(common.run.recordDir);
     std::printf("%s %s — %s; %s\nresults in %s; recordings in %s, %s\n\n", kProgram, report.date.c_str(),
                 report.machine.c_str(), report.kernel.c_str(), common.out.c_str(), common.run.recordDir.c_str(),
                 report.recordFilesystem.c_str());
+    if (external)
+        std::printf("API consumers: %s\n\n", consumerPlaceText(*consumer).c_str());
     std::fflush(stdout);
 
     const auto host = makeHost(cli, common.run);
@@ -441,8 +479,10 @@ int runSuiteCommand(int argc, char** argv)
                         run.packetsPerSecond);
             if (run.test->processes())
                 std::printf(" %7.2f M parameters/s retrieved", run.retrievedPerSecond() / 1e6);
-            std::printf("  station CPU %3.0f%%  sim CPU %3.0f%%  %s\n", run.stationCpuPercent(), run.simCpuPercent(),
-                        run.ok ? "100% delivered" : "LOSS");
+            std::printf("  station CPU %3.0f%%  sim CPU %3.0f%%", run.stationCpuPercent(), run.simCpuPercent());
+            if (!run.clientCpu.empty())
+                std::printf("  client CPU %3.0f%% (station's API threads %.0f%%)", run.clientCpuPercent(), run.apiCpuPercent());
+            std::printf("  %s\n", run.ok ? "100% delivered" : "LOSS");
             if (!run.ok)
                 std::printf("      sent %llu: %s\n", static_cast<unsigned long long>(run.sent), run.failure.c_str());
             std::printf("      %s; other programs' CPU %.0f%%\n", run.note.c_str(), run.otherCpuPercent);

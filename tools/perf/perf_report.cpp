@@ -55,8 +55,23 @@ std::string grouped(double value)
     return whole < 0 ? "-" + out : out;
 }
 
+std::string consumerPlaceText(ConsumerPlace place)
+{
+    switch (place) {
+    case ConsumerPlace::InProcess: return "in the station's process (its --consume)";
+    case ConsumerPlace::External:
+        return "external: a C++ client of the station's user API (gRPC over loopback) per consumer, "
+               "telestation-api-consumer, every sample";
+    case ConsumerPlace::ExternalPython:
+        return "external: a Python client of the station's user API (gRPC over loopback) per consumer, "
+               "perf_consumer.py (parameter_batches(), packets().batches()), every sample";
+    }
+    return {};
+}
+
 std::string suiteMarkdown(const SuiteReport& report)
 {
+    const bool external = report.consumer != ConsumerPlace::InProcess;
     const double udpMbps = report.udp.available ? report.udp.lossFreeMbps : 0; // 0 when every rate lost
     const double diskMbps = report.disk.ok ? report.disk.megabytesPerSecond * 8 : 0;
     std::string md;
@@ -81,18 +96,19 @@ std::string suiteMarkdown(const SuiteReport& report)
                                 + report.disk.filesystem + "), with fsync: " + grouped(report.disk.megabytesPerSecond)
                                 + " MB/s = " + grouped(diskMbps) + " Mbit/s"
                           : "not measured (" + report.disk.error + ")")
-        + "\n\n";
+        + "\n";
+    md += "- API consumers: " + consumerPlaceText(report.consumer) + "\n\n";
 
     md += "| test | streams | TReK PC-933 | Telestation | × TReK | packets/s | parameters/s (TReK) | parameters/s | station CPU % (TReK) "
-          "| vs UDP reference | vs disk | rates with loss (Mbit/s) |\n";
-    md += "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+        + std::string(external ? "| client CPU % " : "") + "| vs UDP reference | vs disk | rates with loss (Mbit/s) |\n";
+    md += std::string(external ? "|---" : "") + "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     for (const SearchResult& r : report.results) {
         const PerfTest& t = *r.test;
         md += "| " + std::to_string(t.number) + " " + t.title + " | " + std::to_string(t.streams.size()) + " | "
             + fixed(t.trek.mbps, 1) + " Mbit/s | ";
         if (!r.best) {
             md += (r.error.empty() ? "no rate without loss" : "not measured: " + r.error) + " | | | | | | | | "
-                + lossyList(r) + " |\n";
+                + (external ? "| " : "") + lossyList(r) + " |\n";
             continue;
         }
         const RunResult& b = *r.best;
@@ -101,13 +117,17 @@ std::string suiteMarkdown(const SuiteReport& report)
             + (params ? grouped(t.trek.parametersPerSecond) : "") + " | "
             + (params ? grouped(b.retrievedPerSecond()) + " (" + ratio(b.retrievedPerSecond(), t.trek.parametersPerSecond) + ")" : "")
             + " | " + fixed(b.stationCpuPercent(), 0) + " (" + fixed(t.trek.cpuPercent, 0) + ") | "
-            + percentOf(b.mbps, udpMbps) + " | " + (t.records() ? percentOf(b.mbps, diskMbps) : "") + " | " + lossyList(r)
+            + (external ? fixed(b.clientCpuPercent(), 0) + " | " : "") + percentOf(b.mbps, udpMbps) + " | " + (t.records() ? percentOf(b.mbps, diskMbps) : "") + " | " + lossyList(r)
             + " |\n";
     }
     md += "\nCPU %: the station's user + system time over the sending time, 100 = one core (TReK: Task Manager's "
           "average, 100 = the whole machine). parameters/s: parameter values the API consumers took (TReK: about 50 "
           "per packet retrieved by the performance computation); the station decoded every parameter of every "
-          "processed packet besides.\n";
+          "processed packet besides."
+        + std::string(external ? " client CPU %: the external consumers' user + system time from their subscription "
+                                 "to their exit, over the sending time, all of them together."
+                               : "")
+        + "\n";
 
     // One small table per test, laid out like TReK's tables 3-10.
     for (const SearchResult& r : report.results) {
@@ -131,13 +151,23 @@ std::string suiteMarkdown(const SuiteReport& report)
                 roles += (roles.empty() ? "" : "; ") + s.name + ": " + handling(s);
         }
         md += std::to_string(t.streams.size()) + " streams of Packet 5, " + roles
-            + (t.consume.empty() ? "" : "; API consumers `" + t.consume + "`") + ".\n\n";
+            + (t.consume.empty() ? "" : "; API consumers `" + t.consume + "`" + (external ? " (" + std::string(consumerPlaceName(report.consumer)) + ")" : ""))
+            + ".\n\n";
         md += "| | TReK PC-933 | Telestation |\n|---|---|---|\n";
         const RunResult* b = r.best ? &*r.best : nullptr;
         md += "| Aggregate data rate | " + fixed(t.trek.mbps, 1) + " Mbit/s | "
             + (b ? grouped(b->mbps) + " Mbit/s (" + grouped(b->packetsPerSecond) + " packets/s)" : "no rate without loss") + " |\n";
         md += "| Average CPU usage | " + fixed(t.trek.cpuPercent, 0) + " % | "
             + (b ? fixed(b->stationCpuPercent(), 0) + " % of one core" : "") + " |\n";
+        if (b && !b->clientCpu.empty()) {
+            std::string clients;
+            for (const auto& [item, seconds] : b->clientCpu)
+                clients += (clients.empty() ? "" : ", ") + item + " "
+                    + fixed(b->sendSeconds > 0 ? 100 * seconds / b->sendSeconds : 0, 0) + " %";
+            md += "| API clients' CPU usage | | " + clients + " of one core |\n";
+            md += "| Station's API server threads | | " + fixed(b->apiCpuPercent(), 0) + " % of one core (of the station's "
+                + fixed(b->stationCpuPercent(), 0) + " %) |\n";
+        }
         if (t.trek.parametersPerSecond > 0)
             md += "| Parameters/sec | " + grouped(t.trek.parametersPerSecond) + " | "
                 + (b ? grouped(b->retrievedPerSecond()) + " retrieved"
@@ -159,7 +189,8 @@ Json runJson(const RunResult& run)
             {"simCpuPercent", run.simCpuPercent()}, {"retrievedPerSecond", run.retrievedPerSecond()},
             {"decodedPerSecond", run.decodedPerSecond()}, {"otherCpuPercent", run.otherCpuPercent}, {"note", run.note},
             {"threadCpuSeconds", run.threadCpu}, {"threadUserCpuSeconds", run.threadUserCpu},
-            {"events", toJson(run.events)}};
+            {"events", toJson(run.events)}, {"clientCpuSeconds", run.clientCpu},
+            {"clientCpuPercent", run.clientCpuPercent()}, {"apiCpuPercent", run.apiCpuPercent()}};
 }
 
 Json suiteJson(const SuiteReport& report)
@@ -170,6 +201,7 @@ Json suiteJson(const SuiteReport& report)
     j["kernel"] = report.kernel;
     j["command"] = report.command;
     j["secondsPerRun"] = report.secondsPerRun;
+    j["consumer"] = consumerPlaceName(report.consumer);
     Json udp = {{"available", report.udp.available}, {"reason", report.udp.reason}, {"version", report.udp.iperfVersion},
                 {"datagramBytes", report.udp.datagramBytes}, {"lossFreeMbps", report.udp.lossFreeMbps}};
     j["udpReference"] = udp;
@@ -189,7 +221,8 @@ Json suiteJson(const SuiteReport& report)
         if (r.best)
             t["best"] = {{"mbps", r.best->mbps}, {"packetsPerSecond", r.best->packetsPerSecond},
                          {"stationCpuPercent", r.best->stationCpuPercent()},
-                         {"retrievedPerSecond", r.best->retrievedPerSecond()}, {"decodedPerSecond", r.best->decodedPerSecond()}};
+                         {"retrievedPerSecond", r.best->retrievedPerSecond()}, {"decodedPerSecond", r.best->decodedPerSecond()},
+                         {"clientCpuPercent", r.best->clientCpuPercent()}};
         tests.push_back(t);
     }
     j["tests"] = tests;

@@ -20,6 +20,7 @@ struct SuiteReport {
     std::string command;      // the command line, to rerun it
     std::string recordFilesystem;
     double secondsPerRun = 0;
+    ConsumerPlace consumer = ConsumerPlace::InProcess;
     UdpReference udp;         // may be unavailable
     DiskReference disk;       // may have failed
     std::vector<SearchResult> results;
@@ -31,6 +32,9 @@ struct SuiteReport {
 
 [[nodiscard]] std::string enduranceMarkdown(const EnduranceOptions& options, const EnduranceResult& result,
                                             const std::string& machine, const std::string& date, const std::string& command);
+
+// Where the API consumers ran, in words: "in the station's process (its --consume)", "external C++ clients ...".
+[[nodiscard]] std::string consumerPlaceText(ConsumerPlace place);
 
 // One run as the JSON files give it: rates, counts, failure, CPU (the station's threads by name), events.
 [[nodiscard]] Json runJson(const RunResult& run);

@@ -240,12 +240,18 @@ std::optional<StationSample> LocalStationHost::sample()
     return StationSample{s->rssBytes, s->cpuSeconds, progressSoFar(m_dir / "stats.jsonl").value_or(Progress{}).received};
 }
 
+void LocalStationHost::catchUp(std::uint64_t expected)
+{
+    if (m_station)
+        waitForCatchUp(m_dir / "stats.jsonl", expected);
+}
+
 std::string LocalStationHost::stop(std::uint64_t expected, StationOutcome& out)
 {
     out = StationOutcome{};
     if (!m_station)
         return "no station is running";
-    waitForCatchUp(m_dir / "stats.jsonl", expected);
+    catchUp(expected);
     auto threads = threadCpuSeconds(m_station->pid()); // while the threads still run: they end on SIGINT
     out.threadCpu = std::move(threads.seconds);
     out.threadUserCpu = std::move(threads.userSeconds);

@@ -51,6 +51,10 @@ public:
     [[nodiscard]] virtual std::string start(const std::string& tag, Json profile, const std::string& consume,
                                             double safetySeconds, std::vector<std::uint16_t>& ports) = 0;
     [[nodiscard]] virtual std::optional<StationSample> sample() = 0;
+    // Waits until the station received `expected` packets and processed them (or its counts stall), as
+    // stop() does first: for what must happen before the station stops (its API clients reading the
+    // last packets). The remote host only waits in stop().
+    virtual void catchUp(std::uint64_t expected) = 0;
     // Waits until the station received `expected` packets (or stalls), stops it with SIGINT, reports.
     [[nodiscard]] virtual std::string stop(std::uint64_t expected, StationOutcome& out) = 0;
     [[nodiscard]] virtual DiskReference measureDisk() = 0;
@@ -73,6 +77,7 @@ public:
     std::string start(const std::string& tag, Json profile, const std::string& consume, double safetySeconds,
                       std::vector<std::uint16_t>& ports) override;
     std::optional<StationSample> sample() override;
+    void catchUp(std::uint64_t expected) override;
     std::string stop(std::uint64_t expected, StationOutcome& out) override;
     DiskReference measureDisk() override;
     [[nodiscard]] std::string stationAddress() const override { return m_bindAddress == "0.0.0.0" ? "127.0.0.1" : m_bindAddress; }
@@ -95,6 +100,7 @@ public:
     std::string start(const std::string& tag, Json profile, const std::string& consume, double safetySeconds,
                       std::vector<std::uint16_t>& ports) override;
     std::optional<StationSample> sample() override;
+    void catchUp(std::uint64_t) override {}
     std::string stop(std::uint64_t expected, StationOutcome& out) override;
     DiskReference measureDisk() override;
     [[nodiscard]] std::string stationAddress() const override { return m_host; }

@@ -1,6 +1,7 @@
 #include "tools/perf/perf_suite.hpp"
 
 #include "sim/engine/sim_summary.hpp"
+#include "tools/perf/perf_external_consumers.hpp"
 #include "tools/perf/perf_station_host.hpp"
 
 #include <signal.h>
@@ -52,11 +53,47 @@ std::vector<PerfTest> makeTests()
     return t;
 }
 
-// The consumer items of a --consume list, as the station reports them ("Consumer NAME: P packets, Q parameters").
-struct ConsumeItem {
-    std::string text, kind, stream;
-    std::uint32_t count = 0;
-};
+void addProblem(std::string& out, const std::string& what, std::uint64_t count)
+{
+    if (count == 0)
+        return;
+    out += (out.empty() ? "" : ", ") + what + " " + std::to_string(count);
+}
+
+void addMismatch(std::string& out, const std::string& what, std::uint64_t got, std::uint64_t expected)
+{
+    if (got == expected)
+        return;
+    out += (out.empty() ? "" : ", ") + what + " " + std::to_string(got) + " of " + std::to_string(expected);
+}
+
+} // namespace
+
+const char* consumerPlaceName(ConsumerPlace place)
+{
+    switch (place) {
+    case ConsumerPlace::InProcess: return "in-process";
+    case ConsumerPlace::External: return "external";
+    case ConsumerPlace::ExternalPython: return "external-python";
+    }
+    return "in-process";
+}
+
+std::optional<ConsumerPlace> parseConsumerPlace(const std::string& text)
+{
+    for (const auto place : {ConsumerPlace::InProcess, ConsumerPlace::External, ConsumerPlace::ExternalPython})
+        if (text == consumerPlaceName(place))
+            return place;
+    return std::nullopt;
+}
+
+double RunResult::clientCpuPercent() const
+{
+    double seconds = 0;
+    for (const auto& [item, s] : clientCpu)
+        seconds += s;
+    return sendSeconds > 0 ? 100 * seconds / sendSeconds : 0;
+}
 
 std::vector<ConsumeItem> consumeItems(const std::string& list)
 {
@@ -83,14 +120,10 @@ std::vector<ConsumeItem> consumeItems(const std::string& list)
     return items;
 }
 
-struct ConsumerLine {
-    std::uint64_t packets = 0, parameters = 0;
-};
-
-std::map<std::string, ConsumerLine> consumerLines(const std::string& stationOut)
+std::map<std::string, ConsumerLine> consumerLines(const std::string& output)
 {
     std::map<std::string, ConsumerLine> lines;
-    std::istringstream in(stationOut);
+    std::istringstream in(output);
     std::string line;
     while (std::getline(in, line)) {
         if (line.rfind("Consumer ", 0) != 0)
@@ -99,31 +132,16 @@ std::map<std::string, ConsumerLine> consumerLines(const std::string& stationOut)
         if (colon == std::string::npos)
             continue;
         ConsumerLine c;
-        unsigned long long p = 0, q = 0;
-        if (std::sscanf(line.c_str() + colon + 2, "%llu packets, %llu parameters", &p, &q) == 2) {
+        unsigned long long p = 0, q = 0, d = 0;
+        if (std::sscanf(line.c_str() + colon + 2, "%llu packets, %llu parameters, %llu dropped", &p, &q, &d) >= 2) {
             c.packets = p;
             c.parameters = q;
+            c.dropped = d;
             lines[line.substr(9, colon - 9)] = c;
         }
     }
     return lines;
 }
-
-void addProblem(std::string& out, const std::string& what, std::uint64_t count)
-{
-    if (count == 0)
-        return;
-    out += (out.empty() ? "" : ", ") + what + " " + std::to_string(count);
-}
-
-void addMismatch(std::string& out, const std::string& what, std::uint64_t got, std::uint64_t expected)
-{
-    if (got == expected)
-        return;
-    out += (out.empty() ? "" : ", ") + what + " " + std::to_string(got) + " of " + std::to_string(expected);
-}
-
-} // namespace
 
 bool PerfTest::records() const
 {
@@ -252,12 +270,30 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
             return e;
     const std::string forwardUrl = "udp://" + host.returnAddress() + ":" + std::to_string(drain.port());
 
+    // External consumers: clients of the station's user API on a free loopback port, subscribed before
+    // the simulator starts; the station runs no consumer of its own.
+    const bool external = options.consumer != ConsumerPlace::InProcess;
+    if (external && !host.local())
+        return std::string("--consumer ") + consumerPlaceName(options.consumer)
+            + " needs the station on this machine: its clients reach the station's API over loopback";
+    Json profile = testProfile(test, options, forwardUrl);
+    const std::uint16_t apiPort = external ? freeTcpPort() : 0;
+    if (external)
+        profile["api"] = {{"address", "127.0.0.1"}, {"port", apiPort}};
+    ExternalConsumers clients;
+
     const UdpErrors udpBefore = udpErrors();
     const double busyBefore = machineBusySeconds();
     const double selfBefore = selfCpuSeconds();
     std::vector<std::uint16_t> ports;
-    if (auto e = host.start(tag, testProfile(test, options, forwardUrl), test.consume, options.seconds + 120, ports); !e.empty())
+    if (auto e = host.start(tag, profile, external ? "" : test.consume, options.seconds + 120, ports); !e.empty())
         return e;
+    if (external)
+        if (auto e = clients.start(options, dir, apiPort, test.consume); !e.empty()) {
+            StationOutcome ignored;
+            (void)host.stop(0, ignored);
+            return e;
+        }
 
     // The simulator: one stream per station stream, the aggregate rate spread equally.
     Json scenario = {{"streams", Json::array()}};
@@ -295,6 +331,14 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
     for (const auto& s : simSummary->streams)
         sentByStream[s.name] = s.sent.packets;
 
+    // The clients take the station's last packets through the API before it stops (stopping ends the
+    // calls): they end by themselves, idle after the last data.
+    std::string clientFailure;
+    if (external) {
+        host.catchUp(run.sent);
+        clientFailure = clients.finish(options.seconds + 60);
+        run.clientCpu = clients.cpuSeconds();
+    }
     StationOutcome outcome;
     if (auto e = host.stop(run.sent, outcome); !e.empty())
         return e;
@@ -303,8 +347,16 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
     run.threadCpu = outcome.threadCpu;
     run.threadUserCpu = outcome.threadUserCpu;
     run.events = outcome.events;
+    if (external) {
+        double named = 0;
+        for (const auto& [name, seconds] : run.threadCpu)
+            named += seconds;
+        const auto grpc = run.threadCpu.find("grpcpp_sync_ser"); // gRPC's name, cut to 15 characters
+        run.apiCpu = (grpc == run.threadCpu.end() ? 0 : grpc->second) + std::max(0.0, run.stationCpu - named);
+    }
     if (host.local()) {
-        const double others = machineBusySeconds() - busyBefore - (selfCpuSeconds() - selfBefore) - run.stationCpu - run.simCpu;
+        const double others = machineBusySeconds() - busyBefore - (selfCpuSeconds() - selfBefore) - run.stationCpu - run.simCpu
+            - clients.totalCpuSeconds();
         run.otherCpuPercent = std::max(0.0, 100 * others / std::max(outcome.wallSeconds, 1e-3));
     }
     if (test.forwards()) {
@@ -369,7 +421,9 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
         addProblem(f, "consumer queue drops", u64(member(consumer, "queue"), "drops"));
 
     // Each consumer got everything it asked for.
-    const auto lines = consumerLines(outcome.out);
+    if (!clientFailure.empty())
+        f += std::string(f.empty() ? "" : ", ") + clientFailure;
+    const auto lines = consumerLines(external ? clients.output() : outcome.out);
     for (const ConsumeItem& item : consumeItems(test.consume)) {
         const auto it = lines.find(item.text);
         if (it == lines.end()) {
@@ -387,6 +441,7 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
             addMismatch(f, "consumer '" + item.text + "' packets", it->second.packets, scope);
             addMismatch(f, "consumer '" + item.text + "' parameters", it->second.parameters, scope * perPacket);
         }
+        addProblem(f, "dropped for client '" + item.text + "'", it->second.dropped);
         if (item.kind != "display")
             run.retrieved += it->second.parameters;
     }
@@ -425,7 +480,7 @@ std::string runTest(const RunOptions& options, StationHost& host, const PerfTest
         run.note += ", record " + std::to_string(hwRecord);
     if (test.forwards())
         run.note += ", forward " + std::to_string(hwForward);
-    if (!test.consume.empty())
+    if (!test.consume.empty() && !external) // an external client's subscription has ended with its call
         run.note += ", consumer " + std::to_string(hwConsumer);
 
     std::error_code ec;

@@ -51,6 +51,27 @@ struct PerfTest {
 // The tests named by number or key, comma-separated ("1,2,forward"); "all" or "" = every one.
 [[nodiscard]] std::optional<std::vector<const PerfTest*>> selectTests(const std::string& list, std::string& error);
 
+// Where a test's API consumers run: in the station's process (its --consume), or as clients of its
+// user API in processes of their own, C++ (telestation-api-consumer) or Python (perf_consumer.py).
+enum class ConsumerPlace { InProcess, External, ExternalPython };
+[[nodiscard]] const char* consumerPlaceName(ConsumerPlace place); // "in-process", "external", "external-python"
+[[nodiscard]] std::optional<ConsumerPlace> parseConsumerPlace(const std::string& text);
+
+// The consumer items of a --consume list, as the station reports them ("Consumer NAME: P packets, Q parameters").
+struct ConsumeItem {
+    std::string text, kind, stream; // "parameters:50@tm", "parameters", "tm"
+    std::uint32_t count = 0;
+};
+[[nodiscard]] std::vector<ConsumeItem> consumeItems(const std::string& list);
+
+// The "Consumer NAME: P packets, Q parameters[, D dropped]" lines of a station's (or external
+// consumers') output, by NAME. D: what the station dropped for an external client (an in-process
+// consumer's drops are in the station's summary).
+struct ConsumerLine {
+    std::uint64_t packets = 0, parameters = 0, dropped = 0;
+};
+[[nodiscard]] std::map<std::string, ConsumerLine> consumerLines(const std::string& output);
+
 struct RunOptions {
     std::filesystem::path binDir;    // telestation and telestation-sim
     std::filesystem::path workDir;   // profiles, summaries, logs (one subdirectory per run)
@@ -64,6 +85,7 @@ struct RunOptions {
     bool keep = false;               // keep each run's directory
     Json generators;                 // every simulated stream's "generators" (docs/simulator.md); null = the defaults
     std::string label;               // added to each run's directory name ("" = none)
+    ConsumerPlace consumer = ConsumerPlace::InProcess;
 };
 
 struct RunResult {
@@ -82,10 +104,18 @@ struct RunResult {
     std::map<std::string, double> threadCpu, threadUserCpu;  // the station's threads by name: seconds, in user space
     EventTally events;                                       // what the station reported
     double otherCpuPercent = 0;                              // other programs during the run (100 = one core)
+    std::map<std::string, double> clientCpu;                 // external consumers by item: seconds, subscription to exit
+    // External consumers: the station's user API server threads' seconds — gRPC's (grpcpp_sync_ser) and
+    // those that ended with their calls before the station stopped (its CPU not in any thread left;
+    // the stop's own few milliseconds included).
+    double apiCpu = 0;
     [[nodiscard]] double retrievedPerSecond() const { return sendSeconds > 0 ? double(retrieved) / sendSeconds : 0; }
     [[nodiscard]] double decodedPerSecond() const { return sendSeconds > 0 ? double(decoded) / sendSeconds : 0; }
     [[nodiscard]] double stationCpuPercent() const { return sendSeconds > 0 ? 100 * stationCpu / sendSeconds : 0; }
     [[nodiscard]] double simCpuPercent() const { return sendSeconds > 0 ? 100 * simCpu / sendSeconds : 0; }
+    // The external consumers' CPU over the sending time, all of them (100 = one core); 0 in process.
+    [[nodiscard]] double clientCpuPercent() const;
+    [[nodiscard]] double apiCpuPercent() const { return sendSeconds > 0 ? 100 * apiCpu / sendSeconds : 0; }
 };
 
 // The station's profile for a test: each stream's packet setting; the sources are the station
