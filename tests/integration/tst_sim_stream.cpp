@@ -5,6 +5,7 @@
 #include "core/mdb/text_format.hpp"
 #include "sim/engine/sim_stream.hpp"
 #include "tests/support/capture_receiver.hpp"
+#include "tests/support/sanitizers.hpp"
 #include "tests/support/training_mission.hpp"
 
 #include <QtTest>
@@ -18,11 +19,7 @@ using namespace telestation;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
+using test::kSanitized;
 
 sim::StreamConfig udpStream(std::uint16_t port, const std::string& rate, std::vector<sim::MixEntry> mix)
 {
