@@ -247,6 +247,40 @@ private slots:
         qInfo("%s: %.0f MB/s on %s", qPrintable(dir.path()), disk.megabytesPerSecond, disk.filesystem.c_str());
     }
 
+    // In a chroot or a container /proc/self/mounts may not list the directory's file system, or not be
+    // there at all: statfs names it then (issue 17 — "unknown filesystem" failed the test there).
+    void filesystemWithoutTheMountTable()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string fromTable = filesystemOf(dir.path().toStdString());
+        QVERIFY2(fromTable.find(" on /") != std::string::npos, fromTable.c_str());
+
+        // A table that lists only a mount point elsewhere (what a chroot sees), and no table at all.
+        const QString table = dir.filePath("mounts");
+        QFile file(table);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("/dev/vdb /srv/elsewhere ext4 rw 0 0\n");
+        file.close();
+        const QDir sub(dir.filePath("sub"));
+        QVERIFY(QDir().mkpath(sub.path()));
+        for (const QString& mounts : {table, dir.filePath("no-such-table")}) {
+            const std::string text = filesystemOf(sub.path().toStdString(), mounts.toStdString());
+            QVERIFY2(text.find("from statfs, on " + QDir(sub).canonicalPath().toStdString()) != std::string::npos,
+                text.c_str());
+            QVERIFY2(text.find("unknown") == std::string::npos, text.c_str());
+            // The type statfs gives is the type the mount table gives, where the names agree.
+            const std::string tableType = fromTable.substr(0, fromTable.find(' '));
+            if (tableType == "tmpfs" || tableType == "xfs" || tableType == "btrfs" || tableType == "overlay")
+                QCOMPARE(text.substr(0, text.find(' ')), tableType);
+            else if (tableType.rfind("ext", 0) == 0)
+                QCOMPARE(text.substr(0, text.find(' ')), std::string("ext2/3/4"));
+            qInfo("%s: %s", qPrintable(mounts), text.c_str());
+        }
+        const std::string missing = filesystemOf(dir.filePath("absent").toStdString(), table.toStdString());
+        QVERIFY2(missing.rfind("unknown filesystem (", 0) == 0, missing.c_str());
+    }
+
     void diskWriteOfSizeNotAMultipleOfTheBlock()
     {
         QTemporaryDir dir;

@@ -9,6 +9,7 @@
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <initializer_list>
@@ -90,11 +92,33 @@ std::string freshDirectory(const fs::path& dir)
     return ec ? dir.string() + ": " + ec.message() : std::string();
 }
 
-std::string filesystemOf(const fs::path& dir)
+namespace {
+
+// The file system types statfs(2) reports (linux/magic.h) that a station's disk may be.
+std::string statfsTypeName(long type)
+{
+    static const std::map<unsigned long, const char*> names = {
+        {0xEF53, "ext2/3/4"}, {0x58465342, "xfs"}, {0x9123683E, "btrfs"}, {0x01021994, "tmpfs"},
+        {0x794C7630, "overlay"}, {0x6969, "nfs"}, {0xFF534D42, "cifs"}, {0x2FC12FC1, "zfs"},
+        {0x65735546, "fuse"}, {0xF2F52010, "f2fs"}, {0x4D44, "vfat"}, {0x5346544E, "ntfs"},
+        {0x3153464A, "jfs"}, {0x52654973, "reiserfs"}, {0x858458F6, "ramfs"}, {0x73717368, "squashfs"},
+        {0x01161970, "gfs2"}, {0xCA451A4E, "bcachefs"}, {0x9FA0, "proc"}, {0x62656572, "sysfs"},
+    };
+    const auto found = names.find(static_cast<unsigned long>(type) & 0xFFFFFFFFul);
+    if (found != names.end())
+        return found->second;
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "type 0x%lx", static_cast<unsigned long>(type) & 0xFFFFFFFFul);
+    return hex;
+}
+
+} // namespace
+
+std::string filesystemOf(const fs::path& dir, const fs::path& mountTable)
 {
     std::error_code ec;
     const std::string path = fs::canonical(dir, ec).string();
-    std::ifstream mounts("/proc/self/mounts");
+    std::ifstream mounts(mountTable);
     std::string line, best, bestType, bestDevice;
     while (std::getline(mounts, line)) {
         std::istringstream fields(line);
@@ -112,9 +136,13 @@ std::string filesystemOf(const fs::path& dir)
             bestDevice = device;
         }
     }
-    if (best.empty())
-        return "unknown filesystem";
-    return bestType + " (" + bestDevice + " on " + best + ")";
+    if (!best.empty())
+        return bestType + " (" + bestDevice + " on " + best + ")";
+    struct statfs info {};
+    const std::string shown = path.empty() ? dir.string() : path;
+    if (::statfs(shown.c_str(), &info) != 0)
+        return "unknown filesystem (" + shown + ": " + systemError(errno) + ")";
+    return statfsTypeName(static_cast<long>(info.f_type)) + " (from statfs, on " + shown + ")";
 }
 
 TemporaryDirectory::TemporaryDirectory(const std::string& prefix)

@@ -26,9 +26,11 @@ void sleepMs(int ms);
 // Removes whatever is at `dir` and creates it anew (with its parents); error text, empty on success.
 [[nodiscard]] std::string freshDirectory(const std::filesystem::path& dir);
 
-// "ext4 (/dev/vda on /)": the longest mount point in /proc/self/mounts that contains the directory
-// (of equal ones the last, which hides the others).
-[[nodiscard]] std::string filesystemOf(const std::filesystem::path& dir);
+// "ext4 (/dev/vda on /)": the longest mount point in the mount table (/proc/self/mounts) that contains
+// the directory (of equal ones the last, which hides the others). In a chroot or a container the table
+// may not list it (or not be readable): then statfs(2) names the type, "ext2/3/4 (from statfs, on DIR)".
+[[nodiscard]] std::string filesystemOf(
+    const std::filesystem::path& dir, const std::filesystem::path& mountTable = "/proc/self/mounts");
 
 // A private directory (mkdtemp, mode 0700) under $TMPDIR, else /tmp, removed with all it holds when
 // this goes: for children's output files that no path may leave behind.
