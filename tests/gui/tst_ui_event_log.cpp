@@ -416,7 +416,7 @@ private slots:
         QCOMPARE(dock.model()->rowCount(), 1); // at show, not a tick later
         fed.add(events::Severity::Info, "tm", "second");
         QTRY_COMPARE_WITH_TIMEOUT(dock.model()->rowCount(), 2, 2000);
-        QTRY_VERIFY_WITH_TIMEOUT(fed.calls >= 3, 2000); // keeps polling while shown
+        QTRY_VERIFY_WITH_TIMEOUT(fed.calls >= 3, 10000); // keeps polling while shown
 
         dock.hide();
         QVERIFY(!dock.isPolling());

@@ -108,25 +108,28 @@ private Q_SLOTS:
         QVERIFY(b.phase() < std::chrono::nanoseconds(190ms));
     }
 
-    // Over a few periods the shots come once a period on average: never faster (the phase points are
-    // a period apart and a late shot skips, not doubles), and no slower than several periods each even
-    // on a loaded machine.
+    // The shots never come faster than once a period: each is at its own phase point, the points a
+    // period apart, and a late shot skips points rather than doubling up. So from start() to the n-th
+    // shot at least n-1 periods pass, on any load. (How close to the period it holds depends on the
+    // load: printed, not asserted.)
     void periodHoldsOnAverage()
     {
         constexpr auto kPeriod = 40ms;
         PhasedTimer timer(kPeriod);
         QElapsedTimer clock;
         int shots = 0;
+        qint64 lastShotMs = 0;
         connect(&timer, &PhasedTimer::timeout, this, [&] {
-            if (shots++ == 0)
-                clock.start(); // from the first shot: the first comes within a period of start()
+            ++shots;
+            lastShotMs = clock.elapsed();
         });
+        clock.start();
         timer.start();
         QCOMPARE(shots, 0); // nothing synchronously in start()
         QTRY_VERIFY_WITH_TIMEOUT(shots >= 11, kWait);
-        const double mean = static_cast<double>(clock.elapsed()) / (shots - 1);
-        QVERIFY2(mean >= 0.8 * kPeriod.count(), qPrintable(QStringLiteral("mean interval %1 ms").arg(mean)));
-        QVERIFY2(mean <= 10.0 * kPeriod.count(), qPrintable(QStringLiteral("mean interval %1 ms").arg(mean)));
+        const double mean = static_cast<double>(lastShotMs) / (shots - 1);
+        QVERIFY2(mean >= 0.95 * kPeriod.count(), qPrintable(QStringLiteral("mean interval %1 ms").arg(mean)));
+        qInfo("%d shots, %.1f ms apart on average (period %d ms)", shots, mean, int(kPeriod.count()));
     }
 
     // A stopped timer fires no more; started again, it fires again.
@@ -163,15 +166,19 @@ private Q_SLOTS:
         QCOMPARE(PhasedTimer::runningWithPeriod(60ms), 1);
         QVERIFY(timer.phase() < std::chrono::nanoseconds(60ms));
 
+        // At the new period: never faster than one shot per 60 ms (see periodHoldsOnAverage), so the
+        // first 6 shots after setInterval took at least 5 periods.
         QElapsedTimer clock;
+        clock.start();
         int shots = 0;
+        qint64 lastShotMs = 0;
         connect(&timer, &PhasedTimer::timeout, this, [&] {
-            if (shots++ == 0)
-                clock.start();
+            ++shots;
+            lastShotMs = clock.elapsed();
         });
         QTRY_VERIFY_WITH_TIMEOUT(shots >= 6, kWait);
-        const double mean = static_cast<double>(clock.elapsed()) / (shots - 1);
-        QVERIFY2(mean >= 0.8 * 60 && mean <= 10.0 * 60, qPrintable(QStringLiteral("mean interval %1 ms").arg(mean)));
+        const double mean = static_cast<double>(lastShotMs) / (shots - 1);
+        QVERIFY2(mean >= 0.95 * 60, qPrintable(QStringLiteral("mean interval %1 ms").arg(mean)));
 
         timer.stop();
         timer.setInterval(70);

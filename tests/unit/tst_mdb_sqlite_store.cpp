@@ -1250,9 +1250,8 @@ PRAGMA user_version = 2;
         QVERIFY(loaded.ok());
         QCOMPARE(loaded->parameterCount(), std::size_t { 10000 });
         QVERIFY(*loaded == db);
+        // The figure only: timing is bench_mission's (a test must not fail on a busy machine).
         qInfo("loaded 10,000 parameters in 50 packets in %lld ms", static_cast<long long>(ms));
-        // Generous for a debug or sanitizer build on a busy machine; a per-row query would take far longer.
-        QVERIFY2(ms < 5000, qPrintable(QString::number(ms)));
     }
 
     void summaryDescribesEveryPacket()

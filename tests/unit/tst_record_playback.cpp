@@ -366,11 +366,18 @@ private slots:
         const auto expected = writeRecording(path, {{"tm", 1, 2000, kT0, 1'000'000'000, 0}}, 64 * 1024);
         auto source = openOrFail(path, {});
         QVERIFY(source);
-        QElapsedTimer timer;
-        timer.start();
-        const auto played = playAll(*source);
-        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
-        QCOMPARE(played.size(), expected.size());
+        // Speed 0 never waits: every poll with no time to wait delivers, until the end (paced, the
+        // second record would be due only a second after the first).
+        std::size_t played = 0;
+        int polls = 0;
+        const PlaybackSource::Deliver deliver = [&](const RecordMeta&, std::span<const std::uint8_t>) { ++played; };
+        while (!source->finished()) {
+            const std::size_t got = source->poll(0ms, deliver, 64);
+            QVERIFY2(got > 0 || source->finished(), qPrintable(QStringLiteral("poll %1 delivered nothing").arg(polls)));
+            ++polls;
+        }
+        QCOMPARE(played, expected.size());
+        QVERIFY(polls >= 2000 / 64);
     }
 
     void speedPacesRecords_data()
@@ -408,20 +415,24 @@ private slots:
         };
         QElapsedTimer timer;
         timer.start();
-        while (!source->finished() && timer.elapsed() < 20'000)
+        const std::int64_t startNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
+            std::chrono::steady_clock::now().time_since_epoch()).count();
+        while (!source->finished() && timer.elapsed() < 600'000)
             source->poll(50ms, deliver);
         const qint64 elapsed = timer.elapsed();
         QCOMPARE(wallNs.size(), std::size_t(count));
         QVERIFY2(elapsed >= minimumMs, qPrintable(QString::number(elapsed)));
-        QVERIFY2(elapsed < 10 * minimumMs + 2000, qPrintable(QString::number(elapsed)));
-        // No record before its due time (measured from the first delivery, which is a little after the
-        // source's own start: 3 ms of slack for a busy machine).
+        // How much later than due it ended depends on the machine's load: printed, not asserted.
+        qInfo("speed %g: %lld ms for %lld ms of due time", speed, static_cast<long long>(elapsed),
+              static_cast<long long>(minimumMs));
+        // No record before its due time. The source's clock starts at its first delivery, which is after
+        // startNs: so a record never early is never before startNs + its due time (exact on any load).
         for (std::size_t i = 1; i < wallNs.size(); ++i) {
             const double due = static_cast<double>(timeNs[i] - timeNs[0]) / speed;
-            QVERIFY2(static_cast<double>(wallNs[i] - wallNs[0]) >= due - 3e6,
+            QVERIFY2(static_cast<double>(wallNs[i] - startNs) >= due,
                      qPrintable(QStringLiteral("record %1 at %2 ns, due at %3 ns")
                                     .arg(i)
-                                    .arg(wallNs[i] - wallNs[0])
+                                    .arg(wallNs[i] - startNs)
                                     .arg(due)));
         }
     }
@@ -430,7 +441,8 @@ private slots:
     {
         QTemporaryDir dir;
         const std::string path = dir.path().toStdString();
-        writeRecording(path, {{"tm", 1, 2, kT0, 1'000'000'000, 0}}, 64 * 1024);
+        // The second record is due an hour after the first: a poll that waited for it would hang the test.
+        writeRecording(path, {{"tm", 1, 2, kT0, 3600'000'000'000, 0}}, 64 * 1024);
         PlaybackOptions options;
         options.speed = 1;
         auto source = openOrFail(path, options);
@@ -438,19 +450,16 @@ private slots:
         std::size_t got = 0;
         const PlaybackSource::Deliver deliver = [&](const RecordMeta&, std::span<const std::uint8_t>) { ++got; };
         QCOMPARE(source->poll(10ms, deliver), std::size_t{1}); // the first record is due at once
-        // The second is due in 1 s: each poll waits its 10 ms and returns empty-handed.
+        // The second is due in an hour: each poll waits its 10 ms (not less) and returns empty-handed.
         for (int i = 0; i < 5; ++i) {
             QElapsedTimer timer;
             timer.start();
             QCOMPARE(source->poll(10ms, deliver), std::size_t{0});
             const qint64 ns = timer.nsecsElapsed();
-            QVERIFY2(ns >= 9'000'000 && ns < 150'000'000, qPrintable(QString::number(ns)));
+            QVERIFY2(ns >= 9'000'000, qPrintable(QString::number(ns)));
             QVERIFY(!source->finished());
         }
-        QElapsedTimer timer;
-        timer.start();
         QCOMPARE(source->poll(0ms, deliver), std::size_t{0});
-        QVERIFY(timer.nsecsElapsed() < 100'000'000);
         QCOMPARE(got, std::size_t{1});
         QCOMPARE(source->progress().fraction(), 0.5);
     }
