@@ -226,7 +226,8 @@ private slots:
         // scheduling on a busy machine; the first interval may hold only part of a second of packets.
         QTRY_VERIFY_WITH_TIMEOUT(value(model, 0, StreamsModel::PacketRate).toDouble() > 300, 8000);
         const double rate = value(model, 0, StreamsModel::PacketRate).toDouble();
-        QVERIFY2(rate < 3000, qPrintable(QString::number(rate)));
+        // Not thousands of times off (units); a loaded machine may bunch a few seconds' packets together.
+        QVERIFY2(rate < 10000, qPrintable(QString::number(rate)));
         QVERIFY(value(model, 0, StreamsModel::DataRate).toDouble() > 0);
         QCOMPARE(cell(model, 0, StreamsModel::PacketRate), QString::fromStdString(stats::formatCompact(rate)));
         QVERIFY(cell(model, 0, StreamsModel::State).startsWith(QStringLiteral("receiving")));

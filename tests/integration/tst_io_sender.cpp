@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +39,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using Bytes = std::vector<std::uint8_t>;
 using PacketSpan = std::span<const std::uint8_t>;
+
+// "Returns, does not hang": far above what any call here takes on a loaded machine, far below the
+// minutes a blocked kernel connect or send could take. Nothing nearer the expected time is asserted.
+constexpr auto kNoHang = 30s;
+
+long long msSince(Clock::time_point start)
+{
+    return static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count());
+}
 
 // ---- sockets ------------------------------------------------------------------------------------
 
@@ -772,22 +782,26 @@ void TestIoSender::tcpClientRefusedDoesNotHang()
     QVERIFY(sender);
     const std::vector<Bytes> packets = makePackets(0, 10, 100);
     QCOMPARE(sender->send(spansOf(packets)), std::size_t{0});
-    QVERIFY(Clock::now() - started < 3s);
+    // "Does not hang": far below the minutes a kernel connect could take; how long it took is printed
+    // (bounds near the expected time would fail on a loaded machine).
+    QVERIFY(Clock::now() - started < kNoHang);
+    qInfo("refused after %lld ms", static_cast<long long>(msSince(started)));
     QVERIFY(!sender->connected());
     QCOMPARE(sender->stats().notSent, std::uint64_t{packets.size()});
     QVERIFY(sender->stats().errors >= 1);
     QVERIFY2(QString::fromStdString(sender->state()).startsWith(QStringLiteral("error: connection refused (retry in ")),
              qPrintable(QString::fromStdString(sender->state())));
 
-    // Back-off: many calls within a short time make only a few connection attempts.
+    // Back-off: many calls make only a few connection attempts — the waits double from 100 ms, so
+    // within T ms there are at most about log2(T / 100 + 1) + 1 attempts, whatever the load.
     const auto burst = Clock::now();
-    std::size_t calls = 0;
-    while (Clock::now() - burst < 250ms) {
+    const std::uint64_t errorsBefore = sender->stats().errors;
+    for (int calls = 0; calls < 200 || Clock::now() - burst < 250ms; ++calls)
         QCOMPARE(sender->send(spansOf(packets, 0, 1)), std::size_t{0});
-        ++calls;
-    }
-    QVERIFY(calls > 50);
-    QVERIFY2(sender->stats().errors <= 6, qPrintable(describe(*sender)));
+    const double burstMs = static_cast<double>(msSince(burst));
+    const double attempts = std::log2(burstMs / 100.0 + 1.0) + 2.0;
+    QVERIFY2(static_cast<double>(sender->stats().errors - errorsBefore) <= attempts,
+             qPrintable(describe(*sender) + QStringLiteral(" in %1 ms").arg(burstMs)));
     QCOMPARE(sender->stats().connects, std::uint64_t{0});
 }
 
@@ -819,12 +833,14 @@ void TestIoSender::tcpClientOpenNeverHangs()
         const auto started = Clock::now();
         auto sender = openSenderUrl(url("tcp", AF_INET, port), options);
         QVERIFY(sender);
-        QVERIFY(Clock::now() - started < 1s);
+        QVERIFY(Clock::now() - started < kNoHang); // the kernel would retry the SYN for minutes
         QCOMPARE(QString::fromStdString(sender->state()), QStringLiteral("connecting to 127.0.0.1:%1").arg(port));
         const std::vector<Bytes> packets = makePackets(0, 3, 100);
         // Non-blocking: returns at once. Blocking: waits for the connection at most about a second.
         QCOMPARE(sender->send(spansOf(packets)), std::size_t{0});
-        QVERIFY(Clock::now() - started < (blocking ? 3s : 1s));
+        QVERIFY(Clock::now() - started < kNoHang);
+        qInfo("%s: open and send returned after %lld ms", blocking ? "blocking" : "non-blocking",
+              static_cast<long long>(msSince(started)));
         QVERIFY(!sender->connected());
         QCOMPARE(sender->stats().notSent, std::uint64_t{packets.size()});
     }
@@ -893,7 +909,7 @@ void TestIoSender::tcpClientPeerResetMidSend()
     const auto started = Clock::now();
     const std::size_t sent = sender->send(spansOf(packets));
     closer.join();
-    QVERIFY(Clock::now() - started < 5s);
+    QVERIFY(Clock::now() - started < kNoHang);
     QVERIFY(sent < packets.size());
     // Writing to the reset connection failed with EPIPE / ECONNRESET: no signal, just a lost connection.
     QVERIFY2(waitUntil([&] { return sender->send(spansOf(packets, 0, 1)), !sender->connected(); }, 5s),
@@ -954,7 +970,7 @@ void TestIoSender::peerClosingMidSendDoesNotRaiseSigpipe()
     });
     const auto started = Clock::now();
     const std::size_t sent = sender->send(spansOf(packets));
-    QVERIFY(Clock::now() - started < 5s);
+    QVERIFY(Clock::now() - started < kNoHang);
     closer.join();
     QVERIFY(sent < packets.size());
     QVERIFY2(waitUntil([&] { return sender->send(spansOf(packets, 0, 1)), !sender->connected(); }, 5s),
