@@ -32,7 +32,7 @@ constexpr int kSchemaVersion = 1;
 
 // STRICT: SQLite refuses a value of the wrong type instead of storing it. "limit" is an SQL keyword,
 // hence limit_value. count, amount and number are unsigned in Event: stored as their 64-bit pattern.
-constexpr std::string_view kSchema = R"sql(
+constexpr char kSchema[] = R"sql(
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY,
     time_ns     INTEGER NOT NULL,
@@ -55,8 +55,28 @@ CREATE INDEX events_time ON events (time_ns);
 CREATE INDEX events_stream_time ON events (stream, time_ns);
 )sql";
 
-constexpr std::string_view kColumns = "time_ns, severity, kind, stream, packet_type, parameter, detail, text, count, "
-                                      "amount, value, limit_value, limit_state, user, number";
+constexpr char kColumns[] = "time_ns, severity, kind, stream, packet_type, parameter, detail, text, count, "
+                            "amount, value, limit_value, limit_state, user, number";
+
+// The SQL is fixed text (core/sqlite/sql.hpp): a new archive, the writer's insert, and the query in
+// four forms. The query's filters are bound parameters, NULL when unused; only the stream condition
+// is left out of the text when unused, so that SQLite takes the (stream, time) index for a stream and
+// the time index otherwise. A query without `after` binds the far end of the order as its position.
+constexpr auto kCreate = sqlite::sqlJoin(kSchema, "PRAGMA application_id=", sqlite::sqlNumber<kApplicationId>(),
+                                         ";PRAGMA user_version=", sqlite::sqlNumber<kSchemaVersion>(), ";");
+constexpr auto kInsert = sqlite::sqlJoin("INSERT INTO events (", kColumns,
+                                         ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+constexpr auto kSelect = sqlite::sqlJoin("SELECT id, ", kColumns,
+    " FROM events WHERE time_ns >= ?1 AND time_ns < ?2 AND (?3 IS NULL OR severity >= ?3)"
+    " AND (?4 IS NULL OR kind = ?4) AND (?6 IS NULL OR text LIKE ?6 ESCAPE '\\' OR parameter LIKE ?6 ESCAPE '\\'"
+    " OR packet_type LIKE ?6 ESCAPE '\\' OR detail LIKE ?6 ESCAPE '\\')");
+constexpr char kOfStream[] = " AND stream = ?5";
+constexpr char kNewestFirst[] = " AND (time_ns, id) < (?7, ?8) ORDER BY time_ns DESC, id DESC LIMIT ?9";
+constexpr char kOldestFirst[] = " AND (time_ns, id) > (?7, ?8) ORDER BY time_ns ASC, id ASC LIMIT ?9";
+constexpr auto kQueryNewest = sqlite::sqlJoin(kSelect, kNewestFirst);
+constexpr auto kQueryOldest = sqlite::sqlJoin(kSelect, kOldestFirst);
+constexpr auto kQueryStreamNewest = sqlite::sqlJoin(kSelect, kOfStream, kNewestFirst);
+constexpr auto kQueryStreamOldest = sqlite::sqlJoin(kSelect, kOfStream, kOldestFirst);
 
 std::string describe(sqlite::Failure failure, const std::string& message)
 {
@@ -187,7 +207,7 @@ struct EventArchive::Impl {
 
     Error error(std::string message) const { return Error{std::move(message), {path, 0, 0}}; }
 
-    Status exec(std::string_view sql, std::string_view what)
+    Status exec(sqlite::Sql sql, std::string_view what)
     {
         if (auto st = db.exec(sql); !st)
             return error(std::string(what) + ": " + st.error().message);
@@ -244,21 +264,15 @@ Status EventArchive::Impl::prepareForWriting(bool fresh)
     if (auto st = exec("PRAGMA synchronous=NORMAL", "cannot set synchronous=NORMAL"); !st)
         return st;
     if (fresh) {
-        std::string sql(kSchema);
-        sql += "PRAGMA application_id=" + std::to_string(kApplicationId) + ";";
-        sql += "PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";
         auto transaction = sqlite::Transaction::begin(db, sqlite::TransactionKind::Immediate);
         if (!transaction)
             return error("cannot create the event archive: " + transaction.error().message);
-        if (auto st = db.exec(sql); !st)
+        if (auto st = db.exec(kCreate.text); !st)
             return error("cannot create the event archive: " + st.error().message);
         if (auto st = transaction->commit(); !st)
             return error("cannot create the event archive: " + st.error().message);
     }
-    std::string sql = "INSERT INTO events (";
-    sql += kColumns;
-    sql += ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
-    auto s = db.prepare(sql);
+    auto s = db.prepare(kInsert.text);
     if (!s)
         return error("cannot prepare writing: " + s.error().message);
     insert = std::move(*s);
@@ -323,25 +337,9 @@ Status EventArchive::append(std::span<const Event> events)
 Result<std::vector<ArchivedEvent>> EventArchive::query(const EventFilter& filter) const
 {
     Impl& d = *m_impl;
-    // Only the clauses the filter uses, so that SQLite picks the (stream, time) index for a stream and
-    // the time index otherwise. Parameters keep fixed numbers whatever clauses are present.
-    std::string sql = "SELECT id, ";
-    sql += kColumns;
-    sql += " FROM events WHERE time_ns >= ?1 AND time_ns < ?2";
-    if (filter.minSeverity)
-        sql += " AND severity >= ?3";
-    if (filter.kind)
-        sql += " AND kind = ?4";
-    if (!filter.stream.empty())
-        sql += " AND stream = ?5";
-    if (!filter.text.empty())
-        sql += " AND (text LIKE ?6 ESCAPE '\\' OR parameter LIKE ?6 ESCAPE '\\' OR packet_type LIKE ?6 ESCAPE '\\'"
-               " OR detail LIKE ?6 ESCAPE '\\')";
-    if (filter.after)
-        sql += filter.newestFirst ? " AND (time_ns, id) < (?7, ?8)" : " AND (time_ns, id) > (?7, ?8)";
-    sql += filter.newestFirst ? " ORDER BY time_ns DESC, id DESC" : " ORDER BY time_ns ASC, id ASC";
-    sql += " LIMIT ?9";
-
+    const bool ofStream = !filter.stream.empty();
+    const sqlite::Sql sql = ofStream ? (filter.newestFirst ? sqlite::Sql(kQueryStreamNewest.text) : kQueryStreamOldest.text)
+                                     : (filter.newestFirst ? sqlite::Sql(kQueryNewest.text) : kQueryOldest.text);
     auto s = d.db.prepare(sql);
     if (!s)
         return d.error("cannot read events: " + s.error().message);
@@ -350,16 +348,22 @@ Result<std::vector<ArchivedEvent>> EventArchive::query(const EventFilter& filter
     s->bindInteger(2, filter.toNs);
     if (filter.minSeverity)
         s->bindInteger(3, static_cast<std::int64_t>(*filter.minSeverity));
+    else
+        s->bindNull(3);
     if (filter.kind)
         s->bindText(4, eventKindName(*filter.kind));
-    if (!filter.stream.empty())
+    else
+        s->bindNull(4);
+    if (ofStream)
         s->bindText(5, filter.stream);
     if (!filter.text.empty())
         s->bindText(6, pattern);
-    if (filter.after) {
-        s->bindInteger(7, filter.after->timeNs);
-        s->bindInteger(8, filter.after->id);
-    }
+    else
+        s->bindNull(6);
+    constexpr std::int64_t kFarEnd = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t noPosition = filter.newestFirst ? kFarEnd : std::numeric_limits<std::int64_t>::min();
+    s->bindInteger(7, filter.after ? filter.after->timeNs : noPosition);
+    s->bindInteger(8, filter.after ? filter.after->id : noPosition);
     constexpr auto kMaxLimit = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
     s->bindInteger(9, static_cast<std::int64_t>(std::min(filter.limit, kMaxLimit)));
 

@@ -166,7 +166,7 @@ private:
     using RowFunction = Status (Loader::*)(RowReader&);
 
     // Runs `sql` and hands each row to `onRow`.
-    Status forEachRow(std::string_view sql, std::string_view table, RowFunction onRow)
+    Status forEachRow(sqlite::Sql sql, std::string_view table, RowFunction onRow)
     {
         auto stmt = m_c.prepare(sql);
         if (!stmt)

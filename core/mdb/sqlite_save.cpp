@@ -67,42 +67,44 @@ private:
     int m_index = 0;
 };
 
-// Drops whatever the file holds (it is empty or a mission database of any version).
+// Every table of a mission database of any schema version, children before parents (the order to
+// drop them in; their indexes and triggers go with them). Fixed text: nothing read from the file is
+// ever made into SQL (core/sqlite/sql.hpp).
+constexpr char kDropOurTables[] = "DROP TABLE IF EXISTS context_point_pair;"
+                                  "DROP TABLE IF EXISTS context_polynomial_coefficient;"
+                                  "DROP TABLE IF EXISTS context_condition;"
+                                  "DROP TABLE IF EXISTS context_calibration;"
+                                  "DROP TABLE IF EXISTS include_condition;"
+                                  "DROP TABLE IF EXISTS parameter_alias;"
+                                  "DROP TABLE IF EXISTS packet_criterion;"
+                                  "DROP TABLE IF EXISTS packet_alias;"
+                                  "DROP TABLE IF EXISTS expected_state;"
+                                  "DROP TABLE IF EXISTS numeric_limits;"
+                                  "DROP TABLE IF EXISTS state;"
+                                  "DROP TABLE IF EXISTS point_pair;"
+                                  "DROP TABLE IF EXISTS polynomial_coefficient;"
+                                  "DROP TABLE IF EXISTS parameter;"
+                                  "DROP TABLE IF EXISTS packet;"
+                                  "DROP TABLE IF EXISTS mission;";
+
+// Drops the mission database the file holds (it is empty or a mission database of any version). What
+// else it holds — a table, view or trigger somebody added — is not ours to drop: the save is refused
+// with its names, and the caller's transaction leaves the file as it was.
 Status dropEverything(sqlite::Connection& c)
 {
-    std::vector<std::pair<std::string, std::string>> objects; // type, name
-    {
-        auto stmt = c.prepare("SELECT type, name FROM sqlite_schema WHERE type IN ('table', 'view', 'trigger')"
-                              " AND name NOT LIKE 'sqlite!_%' ESCAPE '!'");
-        if (!stmt)
-            return stmt.error();
-        while (stmt->next())
-            objects.emplace_back(stmt->text(0), stmt->text(1));
-        if (!stmt->status())
-            return stmt->status().error();
-    }
-    // Triggers and views first, then our tables children first, then any others; foreign keys are
-    // deferred to the commit, so tables of another schema version can go in any order.
-    auto rank = [](const std::pair<std::string, std::string>& o) {
-        if (o.first != "table")
-            return -1;
-        for (std::size_t i = 0; i < kTables.size(); ++i)
-            if (o.second == kTables[i])
-                return static_cast<int>(i);
-        return static_cast<int>(kTables.size());
-    };
-    std::stable_sort(objects.begin(), objects.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
-    for (const auto& [type, name] : objects) {
-        std::string quoted;
-        for (char ch : name) {
-            quoted += ch;
-            if (ch == '"')
-                quoted += '"';
-        }
-        const std::string keyword = type == "table" ? "TABLE" : type == "view" ? "VIEW" : "TRIGGER";
-        if (auto s = c.exec("DROP " + keyword + " IF EXISTS \"" + quoted + "\""); !s)
-            return fail("cannot remove the old content: " + s.error().message);
-    }
+    if (auto s = c.exec(kDropOurTables); !s)
+        return fail("cannot remove the old content: " + s.error().message);
+    auto stmt = c.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!'"
+                          " ORDER BY type, name");
+    if (!stmt)
+        return stmt.error();
+    std::string others;
+    while (stmt->next())
+        others += (others.empty() ? "" : ", ") + stmt->text(0) + " '" + stmt->text(1) + "'";
+    if (!stmt->status())
+        return stmt->status().error();
+    if (!others.empty())
+        return fail("holds more than a mission database (" + others + "); refusing to replace it");
     return {};
 }
 
@@ -115,7 +117,11 @@ struct Inserts {
 Result<Inserts> prepareInserts(sqlite::Connection& c)
 {
     Inserts out;
-    const std::pair<sqlite::Statement*, std::string_view> statements[] = {
+    struct ToPrepare {
+        sqlite::Statement* handle;
+        sqlite::Sql sql;
+    };
+    const ToPrepare statements[] = {
         { &out.mission, "INSERT INTO mission (id, name) VALUES (1, ?1)" },
         { &out.packet,
             "INSERT INTO packet (id, position, name, apid, length, variable_length, max_length, byte_order,"
@@ -415,9 +421,9 @@ Status writeAll(sqlite::Connection& c, const MissionDatabase& db)
         }
     }
 
-    if (auto s = c.exec("PRAGMA application_id = " + std::to_string(kApplicationId)); !s)
-        return s;
-    return c.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    static constexpr auto kIdentify = sqlite::sqlJoin("PRAGMA application_id = ", sqlite::sqlNumber<kApplicationId>(),
+                                                      "; PRAGMA user_version = ", sqlite::sqlNumber<kSchemaVersion>());
+    return c.exec(kIdentify.text);
 }
 
 } // namespace

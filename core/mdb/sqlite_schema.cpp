@@ -25,7 +25,7 @@ namespace {
 // creates the new tables from the same text, so upgraded and new files are alike by construction.
 
 // The mission and packet tables: those of version 2 with long_description and path appended.
-constexpr std::string_view kSchemaV3Packets = R"sql(
+constexpr char kSchemaV3Packets[] = R"sql(
 CREATE TABLE mission (
     id   INTEGER PRIMARY KEY CHECK (id = 1),
     name TEXT NOT NULL
@@ -57,9 +57,8 @@ CREATE TABLE packet (
 ) STRICT;
 )sql";
 
-// The parameter table; "CREATE TABLE parameter (" is replaced by a temporary name in the upgrade.
-constexpr std::string_view kSchemaV3Parameter = R"sql(
-CREATE TABLE parameter (
+// The parameter table's columns; the upgrade creates it under a temporary name with the same text.
+constexpr char kSchemaV3ParameterColumns[] = R"sql(
     id               INTEGER PRIMARY KEY,
     packet_id        INTEGER NOT NULL REFERENCES packet (id) ON DELETE CASCADE,
     position         INTEGER NOT NULL CHECK (position >= 0),
@@ -96,7 +95,7 @@ CREATE TABLE parameter (
 )sql";
 
 // The calibrator and limits tables, unchanged since version 1.
-constexpr std::string_view kSchemaV3Children = R"sql(
+constexpr char kSchemaV3Children[] = R"sql(
 CREATE TABLE polynomial_coefficient (
     parameter_id INTEGER NOT NULL REFERENCES parameter (id) ON DELETE CASCADE,
     position     INTEGER NOT NULL CHECK (position BETWEEN 0 AND 5), -- the power of x
@@ -138,7 +137,7 @@ CREATE TABLE expected_state (
 )sql";
 
 // The tables new in version 3.
-constexpr std::string_view kSchemaV3NewTables = R"sql(
+constexpr char kSchemaV3NewTables[] = R"sql(
 CREATE TABLE packet_alias (
     packet_id    INTEGER NOT NULL REFERENCES packet (id) ON DELETE CASCADE,
     position     INTEGER NOT NULL CHECK (position >= 0),
@@ -217,7 +216,7 @@ CREATE TABLE context_point_pair (
 // Version 1 -> 2, run in the same transaction as the new user_version. ADD COLUMN appends, so the
 // upgraded tables have the same columns in the same order as the version-2 DDL creates (a test checks
 // it). Defaults: no secondary id, no P-field, limits enabled: what a version-1 file meant.
-constexpr std::string_view kUpgradeV1ToV2 = R"sql(
+constexpr char kUpgradeV1ToV2[] = R"sql(
 ALTER TABLE packet ADD COLUMN cuc_p_field INTEGER NOT NULL DEFAULT 0 CHECK (cuc_p_field IN (0, 1));
 ALTER TABLE packet ADD COLUMN secondary_id_bit_offset INTEGER
     CHECK (secondary_id_bit_offset BETWEEN 0 AND 4294967295);
@@ -236,46 +235,40 @@ PRAGMA application_id = 1414745412;
 // rows copied, the old table dropped and the new one renamed. Foreign keys are off meanwhile (see
 // upgrade()), so dropping the old table does not cascade to its children, whose references then name
 // the new table. Defaults keep the old meaning: absolute placement, fixed size, no time calibrator.
-const std::string& upgradeV2ToV3()
-{
-    static const std::string sql = [] {
-        std::string parameter(kSchemaV3Parameter);
-        const std::string_view create = "CREATE TABLE parameter (";
-        parameter.replace(parameter.find(create), create.size(), "CREATE TABLE parameter_v3 (");
-        const std::string columns = "id, packet_id, position, name, bit_offset, bit_length, data_type, byte_order,"
-                                    " units, description, overlap_allowed, calibrator, limits, limits_enabled";
-        return std::string("ALTER TABLE packet ADD COLUMN long_description TEXT NOT NULL DEFAULT '';\n"
-                           "ALTER TABLE packet ADD COLUMN path TEXT NOT NULL DEFAULT '';\n")
-            + parameter + "INSERT INTO parameter_v3 (" + columns + ") SELECT " + columns + " FROM parameter;\n"
-            + "DROP TABLE parameter;\nALTER TABLE parameter_v3 RENAME TO parameter;\n"
-            + std::string(kSchemaV3NewTables);
-    }();
-    return sql;
-}
+constexpr char kParameterV3Columns[] = "id, packet_id, position, name, bit_offset, bit_length, data_type, byte_order,"
+                                       " units, description, overlap_allowed, calibrator, limits, limits_enabled";
+constexpr auto kUpgradeV2ToV3 = sqlite::sqlJoin("ALTER TABLE packet ADD COLUMN long_description TEXT NOT NULL DEFAULT '';\n"
+                                                "ALTER TABLE packet ADD COLUMN path TEXT NOT NULL DEFAULT '';\n"
+                                                "CREATE TABLE parameter_v3 (",
+    kSchemaV3ParameterColumns, "INSERT INTO parameter_v3 (", kParameterV3Columns, ") SELECT ", kParameterV3Columns,
+    " FROM parameter;\nDROP TABLE parameter;\nALTER TABLE parameter_v3 RENAME TO parameter;\n", kSchemaV3NewTables);
+
+constexpr auto kSchemaV3 = sqlite::sqlJoin(
+    kSchemaV3Packets, "\nCREATE TABLE parameter (", kSchemaV3ParameterColumns, kSchemaV3Children, kSchemaV3NewTables);
+
+constexpr auto kSetUserVersion = sqlite::sqlJoin("PRAGMA user_version = ", sqlite::sqlNumber<kSchemaVersion>());
 
 static_assert(kSchemaVersion == 3, "add the DDL and the upgrade step of the new schema version");
 static_assert(kApplicationId == 1414745412, "kUpgradeV1ToV2 sets the application id literally");
 
 // The upgrade from version v to v + 1, for v = 1 .. kSchemaVersion - 1.
-std::string_view upgradeStep(int fromVersion)
+sqlite::Sql upgradeStep(int fromVersion)
 {
     switch (fromVersion) {
     case 1:
         return kUpgradeV1ToV2;
     case 2:
-        return upgradeV2ToV3();
+        return kUpgradeV2ToV3.text;
     default:
-        return {};
+        return "";
     }
 }
 
 } // namespace
 
-const std::string& currentSchemaDdl()
+sqlite::Sql currentSchemaDdl()
 {
-    static const std::string ddl = std::string(kSchemaV3Packets) + std::string(kSchemaV3Parameter)
-        + std::string(kSchemaV3Children) + std::string(kSchemaV3NewTables);
-    return ddl;
+    return kSchemaV3.text;
 }
 
 // ---- Recognising a mission database ---------------------------------------------------------------
@@ -370,7 +363,7 @@ Status upgradeInTransaction(sqlite::Connection& c)
                 + ": " + s.error().message);
     }
     if (from < kSchemaVersion) {
-        if (auto s = c.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion)); !s)
+        if (auto s = c.exec(kSetUserVersion.text); !s)
             return s.error();
     }
     if (auto s = checkForeignKeys(c); !s)

@@ -26,13 +26,7 @@ namespace telestation::mdb::detail {
 // ---- Schema (sqlite_schema.cpp) -------------------------------------------------------------------
 
 // The DDL of schema version kSchemaVersion, without the PRAGMAs.
-[[nodiscard]] const std::string& currentSchemaDdl();
-
-// Tables of ours, children before parents (the order to drop them in).
-inline constexpr std::array<std::string_view, 16> kTables { "context_point_pair", "context_polynomial_coefficient",
-    "context_condition", "context_calibration", "include_condition", "parameter_alias", "packet_criterion",
-    "packet_alias", "expected_state", "numeric_limits", "state", "point_pair", "polynomial_coefficient", "parameter",
-    "packet", "mission" };
+[[nodiscard]] sqlite::Sql currentSchemaDdl();
 
 // What a file says about itself, read without changing it.
 struct FileInfo {

@@ -17,10 +17,12 @@ inline constexpr const char* kCatalogFile = "catalog.sqlite";
 // PRAGMA application_id of a catalog: 'TSRC', as the record sync word.
 inline constexpr std::int32_t kCatalogApplicationId = 0x54535243;
 
+// Which rows of the segment table: all, or those with records whose time range overlaps fromNs..toNs.
+enum class SegmentRows { All, Overlapping };
+
 // Appends the rows of the segment table to `out`, ordered by stream and sequence, without their
-// per-APID counts. `where` is empty or a WHERE clause that may use ?1 = fromNs and ?2 = toNs. On a
-// failure, `out` keeps the rows read before it.
-[[nodiscard]] Status readSegmentRows(sqlite::Connection& db, std::string_view where, std::int64_t fromNs,
+// per-APID counts. On a failure, `out` keeps the rows read before it.
+[[nodiscard]] Status readSegmentRows(sqlite::Connection& db, SegmentRows rows, std::int64_t fromNs,
     std::int64_t toNs, std::vector<SegmentInfo>& out);
 
 } // namespace telestation::record::detail

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 constexpr int kSchemaVersion = 1;
 
-constexpr std::string_view kSchema = R"sql(
+constexpr char kSchema[] = R"sql(
 CREATE TABLE segment (
     id            INTEGER PRIMARY KEY,
     file          TEXT NOT NULL UNIQUE,
@@ -80,20 +80,17 @@ void bindSegment(sqlite::Statement& s, const SegmentInfo& info)
 
 namespace detail {
 
-Status readSegmentRows(sqlite::Connection& db, std::string_view where, std::int64_t fromNs, std::int64_t toNs,
+Status readSegmentRows(sqlite::Connection& db, SegmentRows rows, std::int64_t fromNs, std::int64_t toNs,
                        std::vector<SegmentInfo>& out)
 {
-    std::string sql = "SELECT id, file, stream, sequence, first_time_ns, last_time_ns, packets, bytes, state, problem "
-                      "FROM segment ";
-    sql += where;
-    sql += " ORDER BY stream, sequence";
-    auto s = db.prepare(sql);
+    auto s = db.prepare("SELECT id, file, stream, sequence, first_time_ns, last_time_ns, packets, bytes, state, problem"
+                        " FROM segment WHERE ?3 = 0 OR (packets > 0 AND first_time_ns <= ?2 AND last_time_ns >= ?1)"
+                        " ORDER BY stream, sequence");
     if (!s)
         return s.error();
-    if (!where.empty()) {
-        s->bindInteger(1, fromNs);
-        s->bindInteger(2, toNs);
-    }
+    s->bindInteger(1, fromNs);
+    s->bindInteger(2, toNs);
+    s->bindInteger(3, rows == SegmentRows::Overlapping ? 1 : 0);
     while (s->next()) {
         SegmentInfo info;
         info.id = s->integer(0);
@@ -120,7 +117,7 @@ struct RecordingCatalog::Impl {
 
     Error error(std::string message) const { return Error{std::move(message), {dbPath, 0, 0}}; }
 
-    Status exec(std::string_view sql)
+    Status exec(sqlite::Sql sql)
     {
         if (auto st = db.exec(sql); !st)
             return error(st.error().message);
@@ -151,10 +148,10 @@ struct RecordingCatalog::Impl {
     }
 
     // Errors are not reported: a catalog that cannot be read lists what it could read.
-    std::vector<SegmentInfo> query(std::string_view where, std::int64_t from, std::int64_t to)
+    std::vector<SegmentInfo> query(detail::SegmentRows rows, std::int64_t from, std::int64_t to)
     {
         std::vector<SegmentInfo> out;
-        (void)detail::readSegmentRows(db, where, from, to, out);
+        (void)detail::readSegmentRows(db, rows, from, to, out);
         auto apids = db.prepare("SELECT apid, packets FROM segment_apid WHERE segment_id = ?1");
         if (!apids)
             return out;
@@ -246,13 +243,12 @@ Result<std::unique_ptr<RecordingCatalog>> RecordingCatalog::open(const std::stri
     if (auto st = impl->exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON"); !st)
         return st.error();
     if (fresh) {
-        std::string sql(kSchema);
-        sql += "PRAGMA application_id=" + std::to_string(detail::kCatalogApplicationId) + ";";
-        sql += "PRAGMA user_version=" + std::to_string(kSchemaVersion) + ";";
+        static constexpr auto kCreate = sqlite::sqlJoin(kSchema, "PRAGMA application_id=",
+            sqlite::sqlNumber<detail::kCatalogApplicationId>(), ";PRAGMA user_version=", sqlite::sqlNumber<kSchemaVersion>(), ";");
         auto transaction = sqlite::Transaction::begin(impl->db, sqlite::TransactionKind::Immediate);
         if (!transaction)
             return impl->error("cannot create the catalog: " + transaction.error().message);
-        if (auto st = impl->db.exec(sql); !st)
+        if (auto st = impl->db.exec(kCreate.text); !st)
             return impl->error("cannot create the catalog: " + st.error().message);
         if (auto st = transaction->commit(); !st)
             return impl->error("cannot create the catalog: " + st.error().message);
@@ -338,7 +334,7 @@ std::vector<SegmentInfo> RecordingCatalog::segments() const
 std::vector<SegmentInfo> RecordingCatalog::segmentsBetween(std::int64_t fromNs, std::int64_t toNs) const
 {
     // Segments without records have no time range and never overlap.
-    return m_impl->query("WHERE packets > 0 AND first_time_ns <= ?2 AND last_time_ns >= ?1", fromNs, toNs);
+    return m_impl->query(detail::SegmentRows::Overlapping, fromNs, toNs);
 }
 
 const std::string& RecordingCatalog::directory() const noexcept

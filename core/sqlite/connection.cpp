@@ -73,26 +73,26 @@ Result<Connection> Connection::openImmutable(const std::string& path, Describe d
     return openWithFlags(fileUri(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, describe);
 }
 
-Status Connection::exec(std::string_view sql)
+Status Connection::exec(Sql sql)
 {
-    const std::string text(sql); // sqlite3_exec wants it NUL-terminated
-    const int rc = sqlite3_exec(m_db.get(), text.c_str(), nullptr, nullptr, nullptr);
+    // An Sql is a NUL-terminated constant (sql.hpp), as sqlite3_exec wants.
+    const int rc = sqlite3_exec(m_db.get(), sql.text().data(), nullptr, nullptr, nullptr);
     if (rc != SQLITE_OK)
         return detail::error(m_db.get(), rc, m_describe);
     return {};
 }
 
-Result<Statement> Connection::prepare(std::string_view sql)
+Result<Statement> Connection::prepare(Sql sql)
 {
     sqlite3_stmt* raw = nullptr;
-    const int rc = sqlite3_prepare_v2(m_db.get(), sql.data(), static_cast<int>(sql.size()), &raw, nullptr);
+    const int rc = sqlite3_prepare_v2(m_db.get(), sql.text().data(), static_cast<int>(sql.text().size()), &raw, nullptr);
     Statement stmt(m_db.get(), raw, m_describe);
     if (rc != SQLITE_OK)
         return detail::error(m_db.get(), rc, m_describe);
     return stmt;
 }
 
-Result<std::int64_t> Connection::queryInteger(std::string_view sql)
+Result<std::int64_t> Connection::queryInteger(Sql sql)
 {
     auto stmt = prepare(sql);
     if (!stmt)
@@ -101,7 +101,7 @@ Result<std::int64_t> Connection::queryInteger(std::string_view sql)
         return stmt->integer(0);
     if (!stmt->status())
         return stmt->status().error();
-    return Error { "no result from " + std::string(sql), {} };
+    return Error { "no result from " + std::string(sql.text()), {} };
 }
 
 std::int64_t Connection::lastInsertRowId() const

@@ -5,6 +5,7 @@
 
 #include "core/common/result.hpp"
 #include "core/sqlite/error.hpp"
+#include "core/sqlite/sql.hpp"
 #include "core/sqlite/statement.hpp"
 
 #include <cstdint>
@@ -29,10 +30,11 @@ public:
     ~Connection();
 
     // Runs one or more statements that return nothing worth reading (DDL, PRAGMAs, BEGIN ...).
-    [[nodiscard]] Status exec(std::string_view sql);
-    [[nodiscard]] Result<Statement> prepare(std::string_view sql);
+    // The SQL is text written into the program (sql.hpp): values go in only as bound parameters.
+    [[nodiscard]] Status exec(Sql sql);
+    [[nodiscard]] Result<Statement> prepare(Sql sql);
     // The first column of the first row of a query such as "PRAGMA user_version".
-    [[nodiscard]] Result<std::int64_t> queryInteger(std::string_view sql);
+    [[nodiscard]] Result<std::int64_t> queryInteger(Sql sql);
 
     // The rowid of the latest successful INSERT on this connection.
     [[nodiscard]] std::int64_t lastInsertRowId() const;

@@ -22,7 +22,7 @@ Transaction::~Transaction()
 
 Result<Transaction> Transaction::begin(Connection& connection, TransactionKind kind)
 {
-    if (auto s = connection.exec(kind == TransactionKind::Immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED"); !s)
+    if (auto s = connection.exec(kind == TransactionKind::Immediate ? Sql("BEGIN IMMEDIATE") : Sql("BEGIN DEFERRED")); !s)
         return s.error();
     return Transaction(connection);
 }

@@ -726,6 +726,32 @@ private slots:
         QVERIFY(*loaded == db);
     }
 
+    // A mission database that somebody gave a view, a trigger or a table of their own: saving over it
+    // would drop what is not ours (and the names would have to become SQL). Refused, naming them; the
+    // file stays as it was and still loads.
+    void saveRefusesToDropWhatIsNotOurs()
+    {
+        const QString file = path(QStringLiteral("with-extras.mdb"));
+        const MissionDatabase db = richDatabase();
+        QVERIFY(saveDatabase(db, file.toStdString()).ok());
+        QCOMPARE(execSql(file, "CREATE VIEW \"my \"\"view\"\"\" AS SELECT name FROM packet;"
+                               "CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me');"),
+                 QString());
+        const QByteArray bytes = readBytes(file);
+        MissionDatabase other;
+        other.name = "other";
+        const Status s = saveDatabase(other, file.toStdString());
+        QVERIFY(!s.ok());
+        QVERIFY2(s.error().message.find("holds more than a mission database (table 'notes', view 'my \"view\"')")
+                     != std::string::npos,
+                 s.error().message.c_str());
+        QCOMPARE(readBytes(file), bytes);
+        const auto loaded = loadDatabase(file.toStdString());
+        QVERIFY(loaded.ok());
+        QVERIFY(*loaded == db);
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM notes"), 1);
+    }
+
     void failedSaveLeavesFileUnchanged_data()
     {
         QTest::addColumn<int>("index");

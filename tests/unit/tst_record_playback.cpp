@@ -572,10 +572,15 @@ private slots:
         });
         std::vector<double> fractions;
         const PlaybackSource::Deliver deliver = [](const RecordMeta&, std::span<const std::uint8_t>) {};
+        // After each poll the observer reads the progress at least once before the next: interleaved
+        // however the machine schedules the two threads (a loaded machine once ran the whole playback
+        // before the observer's first read).
         while (!source->finished()) {
             source->poll(10ms, deliver, 9);
             fractions.push_back(source->progress().fraction());
-            std::this_thread::sleep_for(1ms);
+            const int seen = samples.load();
+            while (samples.load() < seen + 2)
+                std::this_thread::yield();
         }
         stop = true;
         observer.join();
