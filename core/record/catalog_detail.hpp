@@ -17,6 +17,11 @@ inline constexpr const char* kCatalogFile = "catalog.sqlite";
 // PRAGMA application_id of a catalog: 'TSRC', as the record sync word.
 inline constexpr std::int32_t kCatalogApplicationId = 0x54535243;
 
+// A segment's file as a catalog row names it must be a plain file name in the recording directory: a
+// name with a '/' (absolute or not), "." or ".." — in a damaged or crafted catalog — would reach outside
+// it. readSegmentRows() marks such a row DAMAGED, and nothing opens it.
+[[nodiscard]] bool isSegmentFileName(std::string_view file);
+
 // Which rows of the segment table: all, or those with records whose time range overlaps fromNs..toNs.
 enum class SegmentRows { All, Overlapping };
 

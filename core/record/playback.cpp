@@ -229,6 +229,11 @@ struct PlaybackSource::Impl {
             c.current = c.segments[c.next++];
             c.readFromSegment = 0;
             const SegmentInfo& info = segments[c.current];
+            if (!detail::isSegmentFileName(info.file)) {
+                report(info, "not read: " + info.problem);
+                endSegment(c);
+                continue;
+            }
             auto reader = SegmentReader::open(fs::path(directory).append(info.file).string());
             if (!reader) {
                 report(info, "cannot read: " + reader.error().message);
@@ -340,7 +345,8 @@ Result<std::unique_ptr<PlaybackSource>> PlaybackSource::open(const std::string& 
         const bool uncounted =
             info.state == SegmentState::Open || (info.state == SegmentState::Damaged && info.packets == 0);
         if (uncounted && fs::is_directory(status)) {
-            fillFromScan(info, (fs::path(path) / info.file).string());
+            if (detail::isSegmentFileName(info.file)) // else never opened: reached, it reports why
+                fillFromScan(info, (fs::path(path) / info.file).string());
             if (info.packets == 0) { // still nothing: try it anyway, so that its problem is reported
                 impl->segments.push_back(std::move(info));
                 continue;

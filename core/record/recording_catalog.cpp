@@ -80,6 +80,12 @@ void bindSegment(sqlite::Statement& s, const SegmentInfo& info)
 
 namespace detail {
 
+bool isSegmentFileName(std::string_view file)
+{
+    return !file.empty() && file != "." && file != ".." && file.find('/') == std::string_view::npos
+        && file.find('\0') == std::string_view::npos;
+}
+
 Status readSegmentRows(sqlite::Connection& db, SegmentRows rows, std::int64_t fromNs, std::int64_t toNs,
                        std::vector<SegmentInfo>& out)
 {
@@ -103,6 +109,12 @@ Status readSegmentRows(sqlite::Connection& db, SegmentRows rows, std::int64_t fr
         info.bytes = static_cast<std::uint64_t>(s->integer(7));
         info.state = stateFromCode(s->text(8));
         info.problem = s->text(9);
+        if (!isSegmentFileName(info.file)) {
+            info.problem = "the catalog names '" + info.file + "', which is not a file in the recording directory";
+            info.state = SegmentState::Damaged;
+            info.packets = info.bytes = 0;
+            info.firstTimeNs = info.lastTimeNs = 0;
+        }
         out.push_back(std::move(info));
     }
     return s->status();

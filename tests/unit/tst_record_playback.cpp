@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
@@ -544,6 +546,55 @@ private slots:
         const std::string problem = source->progress().problem;
         QVERIFY2(problem.find(hk[0].file + ": cannot read: cannot open: ") == 0, problem.c_str());
         QCOMPARE(source->progress().fraction(), 1.0);
+    }
+
+    // A catalog row that names a file outside the recording directory (a damaged or crafted catalog:
+    // "../x", "/x") is never opened: its records are not played even though the file is there, the
+    // catalog lists the row as damaged and the problem says why.
+    void catalogRowOutsideTheDirectoryIsNotOpened_data()
+    {
+        QTest::addColumn<bool>("absolute");
+        QTest::newRow("../") << false;
+        QTest::newRow("absolute") << true;
+    }
+    void catalogRowOutsideTheDirectoryIsNotOpened()
+    {
+        QFETCH(bool, absolute);
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/rec";
+        auto expected = writeRecording(path, twoStreams(), 1500);
+        const auto hk = catalogSegments(path, "hk");
+        for (const auto& r : readSegment(segmentPath(path, hk[0])))
+            std::erase(expected, r);
+        const std::string moved = dir.path().toStdString() + "/" + hk[0].file;
+        fs::rename(segmentPath(path, hk[0]), moved);
+        const std::string named = absolute ? moved : "../" + hk[0].file;
+        sqlite3* db = nullptr;
+        QCOMPARE(sqlite3_open((path + "/catalog.sqlite").c_str(), &db), SQLITE_OK);
+        sqlite3_stmt* update = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db, "UPDATE segment SET file = ?1 WHERE id = ?2", -1, &update, nullptr), SQLITE_OK);
+        sqlite3_bind_text(update, 1, named.c_str(), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(update, 2, hk[0].id);
+        QCOMPARE(sqlite3_step(update), SQLITE_DONE);
+        sqlite3_finalize(update);
+        sqlite3_close(db);
+
+        auto source = openOrFail(path, {});
+        QVERIFY(source);
+        const auto played = playAll(*source);
+        QVERIFY2(difference(played, expected).isEmpty(), qPrintable(difference(played, expected)));
+        const std::string problem = source->progress().problem;
+        QVERIFY2(problem.find(named + ": not read: the catalog names '" + named
+                              + "', which is not a file in the recording directory") != std::string::npos,
+                 problem.c_str());
+        QCOMPARE(source->progress().fraction(), 1.0);
+
+        const auto listed = catalogSegments(path, "hk");
+        const auto row = std::find_if(listed.begin(), listed.end(), [&](const SegmentInfo& s) { return s.file == named; });
+        QVERIFY(row != listed.end());
+        QCOMPARE(row->state, SegmentState::Damaged);
+        QCOMPARE(row->packets, std::uint64_t{0});
+        QVERIFY(fs::exists(moved)); // nothing touched the file outside
     }
 
     void progressFromAnotherThread()
