@@ -7,6 +7,8 @@
 #include "tests/support/test_paths.hpp"
 
 #include <QtTest>
+#include <QFile>
+#include <QTemporaryDir>
 
 #include <cmath>
 #include <fstream>
@@ -624,6 +626,33 @@ private slots:
         const auto reference = importXtce(smallDocument("", ""), "small.xml");
         QVERIFY(result.database == reference.database);
         QCOMPARE(result.database.packets.size(), std::size_t { 1 });
+    }
+
+    // A definition file cannot make the importer read another file or the network (XXE): a document
+    // type declaration — where entities are declared — is refused with a clear error, and no entity is
+    // ever loaded (libxml2 without XML_PARSE_NOENT or DTDLOAD, with XML_PARSE_NONET).
+    void documentTypeDeclarationsAreRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString secret = dir.filePath(QStringLiteral("secret.txt"));
+        QFile f(secret);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("TOP-SECRET-CONTENT");
+        f.close();
+        std::string text = minimal("", "", packet("P", ""));
+        text = "<?xml version=\"1.0\"?>\n<!DOCTYPE SpaceSystem [\n<!ENTITY leak SYSTEM \"file://" + secret.toStdString()
+            + "\">\n<!ENTITY remote SYSTEM \"http://192.0.2.1/x\">\n]>\n" + text;
+        text = replaced(text, "<SequenceContainer name=\"P\"><EntryList>",
+                        "<SequenceContainer name=\"P\"><LongDescription>[&leak;&remote;]</LongDescription><EntryList>");
+        const auto result = importXtce(text, "xxe.xml");
+        QVERIFY(!result.ok());
+        const std::string said = joined(result.diagnostics);
+        QVERIFY2(said.find("xxe.xml:2:1: error: XML: a document type declaration (DOCTYPE) is not accepted in XTCE")
+                     != std::string::npos,
+                 said.c_str());
+        QVERIFY(said.find("TOP-SECRET") == std::string::npos);
+        QVERIFY(result.database.packets.empty());
     }
 
     void smallDocumentMapping()
