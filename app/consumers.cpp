@@ -99,7 +99,9 @@ Result<std::vector<ConsumerSpec>> parseConsumerSpecs(std::string_view text)
 class ApiConsumer {
 public:
     ApiConsumer(pipeline::Station& station, const ConsumerSpec& spec) : m_station(station), m_spec(spec) {}
-    virtual ~ApiConsumer() { finish(); }
+    // Each subclass calls finish() in its own destructor: the base's would run after the subclass is
+    // gone, while the thread still calls its pollOnce() (a joinable thread left here terminates loudly).
+    virtual ~ApiConsumer() = default;
     ApiConsumer(const ApiConsumer&) = delete;
     ApiConsumer& operator=(const ApiConsumer&) = delete;
 
