@@ -187,7 +187,9 @@ Status recoverOpen(RecordingCatalog& catalog, const std::string& stream, std::ve
             note(notes, info.file + " was listed but never created: its entry removed");
             continue;
         }
-        describeFromFile(info, path, "recovered after an unclean shutdown");
+        // Open at open(): the station ended without closing it; later: its recorder failed to close it.
+        describeFromFile(info, path, stream.empty() ? "recovered after an unclean shutdown"
+                                                    : "recovered after its recording failed to close it");
         if (auto st = catalog.updateSegment(info); !st)
             return st;
         note(notes, info.file + " " + info.problem + " (" + counted(info) + ")");
