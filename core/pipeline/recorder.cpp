@@ -119,10 +119,12 @@ void Recorder::openCatalog()
         return;
     }
     m_catalog = std::move(*opened);
-    // What opening found out of line with the segment files (a crash, a lost or damaged catalog).
-    for (const std::string& repair : m_catalog->repairs())
-        m_core.event(events::EventKind::Recording, events::Severity::Warning, "", "recording catalog: " + repair,
-                     "catalog repair");
+    // What opening found out of line with the segment files (a crash, a lost or damaged catalog): an
+    // event each, each a source of its own so that the storm limiter does not merge them.
+    const auto& repairs = m_catalog->repairs();
+    for (std::size_t i = 0; i < repairs.size(); ++i)
+        m_core.event(events::EventKind::Recording, events::Severity::Warning, "", "recording catalog: " + repairs[i],
+                     "catalog repair " + std::to_string(i + 1));
     m_core.recording.setState("recording to " + directory);
     m_core.event(events::EventKind::Recording, events::Severity::Info, "", "recording to " + directory, "catalog");
 }

@@ -16,6 +16,7 @@
 
 #include <QtTest>
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 
@@ -283,8 +284,12 @@ class TestRecordCrash : public QObject {
 
 private slots:
     void killedStationsRecordingsSurvive();
+    void aDamagedCatalogIsRebuiltAtStart();
 
 private:
+    // The headless station on `profile`, its events to `events`; once its recorder has opened the
+    // catalog (and repaired it). nullptr when it does not get that far.
+    QProcess* startStation(const QString& profile, const QString& events);
     // After a restart: the catalog in line with the files, every segment read, truncated tails reported
     // (in the catalog and in `events`), and `flushed` (what was on disk before the kill) still there.
     // `openAtKill`: the segments the catalog listed as open when the station was killed.
@@ -349,6 +354,20 @@ void TestRecordCrash::checkRecording(const std::string& directory, const QString
         QVERIFY2(numbers.empty() || listed.contains(file), ("a segment with records is gone: " + file).c_str());
 }
 
+QProcess* TestRecordCrash::startStation(const QString& profile, const QString& events)
+{
+    QProcess* station = test::startTelestation(
+        this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile, QStringLiteral("--events-out"),
+               events, QStringLiteral("--stats-interval"), QStringLiteral("1")});
+    if (!test::waitForStatusLine(*station)) {
+        qWarning("%s", station->readAllStandardError().constData());
+        return nullptr;
+    }
+    if (!test::waitUntil([&] { return fileContains(events, QStringLiteral("recording to ")); }))
+        return nullptr;
+    return station;
+}
+
 void TestRecordCrash::killedStationsRecordingsSurvive()
 {
     std::uint32_t seed = std::random_device{}();
@@ -370,12 +389,8 @@ void TestRecordCrash::killedStationsRecordingsSurvive()
     for (int run = 0; run <= kKills; ++run) {
         const bool last = run == kKills;
         const QString events = dir.filePath(QStringLiteral("events-%1.jsonl").arg(run));
-        QProcess* station = test::startTelestation(
-            this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile, QStringLiteral("--events-out"),
-                   events, QStringLiteral("--stats-interval"), QStringLiteral("1")});
-        QVERIFY2(test::waitForStatusLine(*station), qPrintable(station->readAllStandardError()));
-        // The recorder opened the catalog (and repaired it) at start.
-        QVERIFY(test::waitUntil([&] { return fileContains(events, QStringLiteral("recording to ")); }));
+        QProcess* station = startStation(profile, events); // the recorder opened (and repaired) the catalog
+        QVERIFY(station);
 
         checkRecording(directory, events, flushed, openAtKill, truncatedTails);
         if (QTest::currentTestFailed())
@@ -434,6 +449,47 @@ void TestRecordCrash::killedStationsRecordingsSurvive()
           "kill (flush interval %d ms)",
           kKills, static_cast<unsigned long long>(truncatedTails), static_cast<unsigned long long>(maxLostMs),
           kFlushIntervalMs);
+}
+
+// A station that finds its catalog damaged (garbage over it) moves it aside, rebuilds it from the
+// segment files with every record, says so in an event, and records on.
+void TestRecordCrash::aDamagedCatalogIsRebuiltAtStart()
+{
+    QTemporaryDir dir;
+    const std::uint16_t port = test::freeUdpPort();
+    const QString profile = writeProfile(dir, port);
+    const std::string directory = dir.filePath(QStringLiteral("rec")).toStdString();
+    QProcess* station = startStation(profile, dir.filePath(QStringLiteral("events-0.jsonl")));
+    QVERIFY(station);
+    {
+        Sender sender(port, 0);
+        QVERIFY(test::waitUntil([&] { return segmentFiles(directory).size() >= 3; }));
+    }
+    station->terminate();
+    QVERIFY(station->waitForFinished(60000));
+    const auto recorded = recordsOnDisk(directory);
+    {
+        QFile catalog(QString::fromStdString(directory + "/catalog.sqlite"));
+        QVERIFY(catalog.open(QIODevice::ReadWrite));
+        QVERIFY(catalog.seek(100));
+        catalog.write(QByteArray(8000, '\x5A'));
+    }
+
+    const QString events = dir.filePath(QStringLiteral("events-1.jsonl"));
+    station = startStation(profile, events);
+    QVERIFY(station);
+    const auto eventText = [&] {
+        QFile f(events);
+        return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+    };
+    QVERIFY2(fileContains(events, QStringLiteral("recording catalog: the catalog was damaged")), qPrintable(eventText()));
+    QVERIFY2(fileContains(events, QStringLiteral("had no catalog entry: added from their contents")), qPrintable(eventText()));
+    std::uint64_t tails = 0;
+    checkRecording(directory, events, recorded, {}, tails);
+    QCOMPARE(recordsOnDisk(directory), recorded);
+    QCOMPARE(QDir(QString::fromStdString(directory)).entryList({QStringLiteral("catalog.sqlite.corrupt-*")}).size(), 1);
+    station->terminate();
+    QVERIFY(station->waitForFinished(60000));
 }
 
 QTEST_GUILESS_MAIN(TestRecordCrash)
