@@ -8,6 +8,7 @@
 #include "ui/widgets/recordings_browser.hpp"
 #include "tests/support/gui_session.hpp"
 #include "tests/support/sim_traffic.hpp"
+#include "tests/support/small_disk.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/wait_until.hpp"
 
@@ -15,25 +16,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <sys/mount.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
 using namespace telestation;
 
 namespace {
-
-struct MountGuard {
-    std::string path;
-    ~MountGuard()
-    {
-        if (!path.empty())
-            ::umount2(path.c_str(), MNT_DETACH);
-    }
-};
 
 std::uint64_t recorded(const pipeline::Station& st)
 {
@@ -54,17 +40,13 @@ private slots:
 void TestUiRecordingResume::resumeRecordingAfterAFullDisk()
 {
     QTemporaryDir dir;
-    const std::string mountPoint = dir.filePath("small").toStdString();
-    QVERIFY(std::filesystem::create_directory(mountPoint));
-    if (::mount("tmpfs", mountPoint.c_str(), "tmpfs", 0, "size=512k") != 0)
-        QSKIP(qPrintable(QStringLiteral("cannot mount a 512 KiB tmpfs to fill (needs root and mount): %1")
-                             .arg(std::strerror(errno))));
-    MountGuard guard{mountPoint};
-    const std::string filler = mountPoint + "/other-program.dat";
-    std::ofstream(filler) << std::string(256 * 1024, 'x');
+    test::SmallDisk disk(dir.filePath("small").toStdString(), "512k");
+    if (!disk.mounted())
+        QSKIP(disk.mountError().c_str());
+    disk.takeSpace(256 * 1024);
 
     auto profile = test::stationProfile(dir, {test::streamProfile("tm")});
-    profile.recordingDirectory = mountPoint + "/rec";
+    profile.recordingDirectory = disk.path() + "/rec";
     profile.events.archiveFile = dir.filePath("events.sqlite").toStdString();
     profile.streams[0].staleAfterSeconds = 0;
     profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::PassThru, true, {}});
@@ -89,7 +71,7 @@ void TestUiRecordingResume::resumeRecordingAfterAFullDisk()
     QVERIFY(line->resumeButton()->isVisible());
     const std::uint64_t before = recorded(st);
 
-    QVERIFY(std::filesystem::remove(filler));
+    QVERIFY(disk.freeSpace());
     QTest::mouseClick(line->resumeButton(), Qt::LeftButton);
     QVERIFY(!line->resumeButton()->isVisible());
     const std::uint64_t resumedAt = sent;

@@ -9,6 +9,7 @@
 #include "rpc/api_server.hpp"
 #include "tests/support/capture_receiver.hpp"
 #include "tests/support/sim_traffic.hpp"
+#include "tests/support/small_disk.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/training_mission.hpp"
 #include "tests/support/wait_until.hpp"
@@ -16,28 +17,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-#include <sys/mount.h>
-
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 
 using namespace telestation;
 
 namespace {
 
 using u64 = std::uint64_t;
-
-// Unmounts at the end of the test, whatever happened.
-struct MountGuard {
-    std::string path;
-    ~MountGuard()
-    {
-        if (!path.empty())
-            ::umount2(path.c_str(), MNT_DETACH);
-    }
-};
 
 stats::PacketCounters counters(const pipeline::Station& st)
 {
@@ -92,19 +77,14 @@ private slots:
 void TestRpcRecordingFull::aFullDiskStopsRecordingAndAnApiClientResumesIt()
 {
     QTemporaryDir dir;
-    const std::string mountPoint = dir.filePath("small").toStdString();
-    QVERIFY(std::filesystem::create_directory(mountPoint));
-    if (::mount("tmpfs", mountPoint.c_str(), "tmpfs", 0, "size=768k") != 0)
-        QSKIP(qPrintable(QStringLiteral("cannot mount a 768 KiB tmpfs to fill (needs root and mount): %1")
-                             .arg(std::strerror(errno))));
-    MountGuard guard{mountPoint};
-    // Another program's file takes half the disk; deleting it is how the operator frees space.
-    const std::string filler = mountPoint + "/other-program.dat";
-    std::ofstream(filler) << std::string(384 * 1024, 'x');
+    test::SmallDisk disk(dir.filePath("small").toStdString(), "768k");
+    if (!disk.mounted())
+        QSKIP(disk.mountError().c_str());
+    disk.takeSpace(384 * 1024); // another program's file: deleting it is how the operator frees space
 
     test::UdpCapture forwarded;
     auto profile = test::stationProfile(dir, {test::streamProfile("tm")});
-    profile.recordingDirectory = mountPoint + "/rec";
+    profile.recordingDirectory = disk.path() + "/rec";
     profile.events.archiveFile = dir.filePath("events.sqlite").toStdString(); // not on the small disk
     profile.streams[0].staleAfterSeconds = 0;
     profile.streams[0].packets.push_back(
@@ -148,7 +128,7 @@ void TestRpcRecordingFull::aFullDiskStopsRecordingAndAnApiClientResumesIt()
     QVERIFY2(problem.find("damaged") == std::string::npos, problem.c_str());
 
     // Space freed; the operator resumes over the API: a new segment takes every packet from then on.
-    QVERIFY(std::filesystem::remove(filler));
+    QVERIFY(disk.freeSpace());
     const std::string reply = api.resumeRecording();
     QVERIFY2(reply.find("recording resumed") != std::string::npos, reply.c_str());
     const u64 resumedAt = sent;
