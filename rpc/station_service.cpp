@@ -21,7 +21,7 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr std::uint32_t kSchemaMajor = 1;
-constexpr std::uint32_t kSchemaMinor = 1; // 1: events and alarms
+constexpr std::uint32_t kSchemaMinor = 2; // 1: events and alarms; 2: ResumeRecording
 constexpr std::uint32_t kDefaultParameterBatch = 4096;
 constexpr std::uint32_t kMaxParameterBatch = 65536;
 constexpr std::uint32_t kDefaultPacketBatch = 1024;
@@ -434,6 +434,15 @@ grpc::Status StationService::StopStream(grpc::ServerContext* context, const v1::
                                         v1::ControlReply* reply)
 {
     return streamControl(*context, *request, false, reply);
+}
+
+grpc::Status StationService::ResumeRecording(grpc::ServerContext* context, const v1::ResumeRecordingRequest* request,
+                                             v1::ControlReply* reply)
+{
+    std::string who;
+    if (auto st = authorizeControl(*context, request->client_name(), who); !st.ok())
+        return st;
+    return controlDone(who, "", m_station.resumeRecording(), reply);
 }
 
 grpc::Status StationService::streamControl(const grpc::ServerContext& context, const v1::StreamRequest& request,

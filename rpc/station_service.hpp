@@ -58,6 +58,8 @@ public:
                              v1::ControlReply* reply) override;
     grpc::Status StopStream(grpc::ServerContext* context, const v1::StreamRequest* request,
                             v1::ControlReply* reply) override;
+    grpc::Status ResumeRecording(grpc::ServerContext* context, const v1::ResumeRecordingRequest* request,
+                                 v1::ControlReply* reply) override;
     grpc::Status SubscribeEvents(grpc::ServerContext* context, const v1::SubscribeEventsRequest* request,
                                  grpc::ServerWriter<v1::EventBatch>* writer) override;
     grpc::Status SubscribeAlarms(grpc::ServerContext* context, const v1::SubscribeAlarmsRequest* request,

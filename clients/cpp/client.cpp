@@ -179,6 +179,12 @@ std::string Client::stopStream(const std::string& stream)
     return control(&v1::Station::Stub::StopStream, request);
 }
 
+std::string Client::resumeRecording()
+{
+    v1::ResumeRecordingRequest request;
+    return control(&v1::Station::Stub::ResumeRecording, request);
+}
+
 EventSubscription Client::events(std::uint64_t after, bool history)
 {
     v1::SubscribeEventsRequest request;

@@ -169,6 +169,8 @@ public:
     std::string setMode(const std::string& stream, const std::string& packetType, v1::ProcessingMode mode);
     std::string startStream(const std::string& stream);
     std::string stopStream(const std::string& stream);
+    // After recording stopped on a failure (a full disk): record again, into new segments.
+    std::string resumeRecording();
     // Alarms by id (v1::Alarm::id); the acknowledgement, shelving or unshelving records this client.
     std::string acknowledgeAlarms(const std::vector<std::uint64_t>& ids, const std::string& comment = {});
     std::string acknowledgeAllAlarms(const std::string& comment = {});

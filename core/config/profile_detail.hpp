@@ -72,6 +72,9 @@ void readLimits(ProfileReader& reader, const Json& value, const std::string& pat
 
 // Canonical JSON, defaults left out: an empty object / array when there is nothing to write.
 [[nodiscard]] OrderedJson eventsToJson(const EventOptions& events);
+// profile_recording.cpp: `recording`, how the recorder writes.
+void readRecording(ProfileReader& reader, const Json& value, const std::string& path, RecordingOptions& recording);
+[[nodiscard]] OrderedJson recordingToJson(const RecordingOptions& recording);
 // profile_api.cpp: `api`, the user API's server.
 void readApi(ProfileReader& reader, const Json& value, const std::string& path, ApiOptions& api);
 [[nodiscard]] OrderedJson apiToJson(const ApiOptions& api);

@@ -111,9 +111,9 @@ constexpr std::uint64_t kMaxTransportHeaderBytes = 65'535;
 constexpr double kMinStaleSeconds = 0.1; // besides 0 = never
 constexpr double kMaxStaleSeconds = 86'400;
 
-constexpr std::array<std::string_view, 9> kTopKeys{"mdb",    "recordingDirectory", "logDirectory", "logLevel",
-                                                   "queues", "events",             "api",          "limits",
-                                                   "streams"};
+constexpr std::array<std::string_view, 10> kTopKeys{"mdb",    "recordingDirectory", "logDirectory", "logLevel",
+                                                    "queues", "recording",          "events",       "api",
+                                                    "limits", "streams"};
 constexpr std::array<std::string_view, 7> kQueueKeys{
     "networkPacketQueueSize", "networkPacketQueueWarningThreshold", "processPacketQueueSize",
     "recordPacketQueueSize",  "forwardPacketQueueSize",             "processedParameterQueueSize",
@@ -171,6 +171,8 @@ public:
         }
         if (const auto it = root.find("queues"); it != root.end())
             readQueues(*it, member(path, "queues"), profile.queues);
+        if (const auto it = root.find("recording"); it != root.end())
+            detail::readRecording(*this, *it, member(path, "recording"), profile.recording);
         if (const auto it = root.find("events"); it != root.end())
             detail::readEvents(*this, *it, member(path, "events"), profile.events);
         if (const auto it = root.find("api"); it != root.end())
@@ -695,6 +697,8 @@ std::string profileToJson(const StationProfile& profile)
         queues["maxRecordFileSize"] = profile.queues.maxRecordFileSize;
     if (!queues.empty())
         root["queues"] = std::move(queues);
+    if (OrderedJson recording = detail::recordingToJson(profile.recording); !recording.empty())
+        root["recording"] = std::move(recording);
     if (OrderedJson events = detail::eventsToJson(profile.events); !events.empty())
         root["events"] = std::move(events);
     if (OrderedJson api = detail::apiToJson(profile.api); !api.empty())

@@ -112,6 +112,14 @@ struct QueueOptions {
     friend bool operator==(const QueueOptions&, const QueueOptions&) = default;
 };
 
+// How the recorder writes (docs/station-profile.md, "recording"; docs/RELIABILITY.md): how often what it
+// buffered goes to the segment files, and whether each such write is made durable (fdatasync) too.
+struct RecordingOptions {
+    std::uint32_t flushIntervalMs = 1000; // 10 .. 60,000: at most this much recording is lost to a crash
+    bool syncOnFlush = false;             // fdatasync each flush: also a power loss loses at most that
+    friend bool operator==(const RecordingOptions&, const RecordingOptions&) = default;
+};
+
 // The user API (rpc/, docs/api.md): where the station serves it and who may call it. Off loopback the
 // server needs TLS (certificate and key, PEM files; relative paths are relative to the profile) and at
 // least one token.
@@ -141,6 +149,7 @@ struct StationProfile {
     std::string logDirectory = "logs";
     std::string logLevel = "info";     // trace, debug, info, warning, error
     QueueOptions queues;
+    RecordingOptions recording;
     EventOptions events;
     ApiOptions api;
     std::vector<LimitSetting> limits;  // at most one per parameter

@@ -18,6 +18,9 @@ void Recorder::starting()
     bool anyRecording = false;
     {
         std::lock_guard lock(m_core.settings.mutex);
+        const config::RecordingOptions& options = m_core.settings.profile.recording; // fixed once created
+        m_flushInterval = std::chrono::milliseconds(options.flushIntervalMs);
+        m_syncOnFlush = options.syncOnFlush;
         for (const auto& perStream : m_core.settings.perType)
             for (const auto& t : perStream)
                 anyRecording = anyRecording || t.record;
@@ -49,18 +52,24 @@ void Recorder::beforeRound()
         m_core.recording.setState(m_catalog ? "recording to " + m_core.settings.profile.recordingDirectory : "off");
 }
 
-// Once a second: what the segment writers buffered goes to the files, so that a recording in progress
-// can be read (playback, archive queries) up to about a second ago. A failed write shows at the
-// stream's next packet (record() fails; the usual failure path reports and counts it).
+// Every flush interval (the profile's recording.flushIntervalMs): what the segment writers buffered goes
+// to the files — the most a crash of the station can lose, and how far behind readers of a recording in
+// progress (playback, archive queries) are; with recording.syncOnFlush also to the disk. A failure
+// stops that stream's recording at once, as a failed write of a packet would.
 void Recorder::flushNow()
 {
     const auto now = std::chrono::steady_clock::now();
     if (now < m_nextFlush)
         return;
-    m_nextFlush = now + kFlushInterval;
-    for (auto& r : m_streams)
-        if (r.recorder && !r.failed)
-            (void)r.recorder->flush();
+    m_nextFlush = now + m_flushInterval;
+    for (std::size_t id = 0; id < m_streams.size(); ++id) {
+        StreamRecording& r = m_streams[id];
+        if (!r.recorder || r.failed || r.recorder->flush(m_syncOnFlush))
+            continue;
+        Stream* s = m_core.streams.at(id);
+        if (s && s->serial == r.serial)
+            fail(*s, r, "recording stopped: " + r.recorder->error() + " (what was written stays readable)");
+    }
 }
 
 void Recorder::closeRemoved()
@@ -110,6 +119,12 @@ void Recorder::openCatalog()
         return;
     }
     m_catalog = std::move(*opened);
+    // What opening found out of line with the segment files (a crash, a lost or damaged catalog): an
+    // event each, each a source of its own so that the storm limiter does not merge them.
+    const auto& repairs = m_catalog->repairs();
+    for (std::size_t i = 0; i < repairs.size(); ++i)
+        m_core.event(events::EventKind::Recording, events::Severity::Warning, "", "recording catalog: " + repairs[i],
+                     "catalog repair " + std::to_string(i + 1));
     m_core.recording.setState("recording to " + directory);
     m_core.event(events::EventKind::Recording, events::Severity::Info, "", "recording to " + directory, "catalog");
 }

@@ -46,14 +46,15 @@ private:
 
     void openCatalog();
     void closeRemoved(); // the recordings of streams removed since the last look
-    void flushNow();     // every kFlushInterval: buffered records to the files
+    void flushNow();     // every flush interval: buffered records to the files
     void close(StreamRecording& r, Stream* s);
     void record(Stream& s, StreamRecording& r, PacketHandle h);
     void fail(Stream& s, StreamRecording& r, const std::string& what);
     void uncountUnwritten(Stream& s, StreamRecording& r);
     void rolledOver(Stream& s, StreamRecording& r);
 
-    static constexpr std::chrono::seconds kFlushInterval{1};
+    std::chrono::milliseconds m_flushInterval{1000}; // the profile's recording options
+    bool m_syncOnFlush = false;
     std::chrono::steady_clock::time_point m_nextFlush{};
     std::unique_ptr<record::RecordingCatalog> m_catalog;
     bool m_catalogFailed = false;

@@ -728,10 +728,18 @@ Result<EffectiveLimits> Station::limits(std::string_view parameter) const
     return effectiveLimits(core.types, *id, core.settings.profile.limits);
 }
 
-void Station::resumeRecording()
+std::string Station::resumeRecording()
 {
+    if (!recordingFailed())
+        return "recording had not stopped: nothing to resume";
     m_impl->core.recording.resumeRequests.fetch_add(1, std::memory_order_release);
     m_impl->core.recorderBell.ring();
+    return "recording resumed: each stream that had stopped records into a new segment from its next packet";
+}
+
+bool Station::recordingFailed() const
+{
+    return m_impl->core.recording.state().starts_with("failed");
 }
 
 const PacketTypeTable& Station::types() const noexcept

@@ -140,8 +140,13 @@ public:
                                    std::string_view user);
     [[nodiscard]] Result<EffectiveLimits> limits(std::string_view parameter) const;
 
-    // After a recording failure (disk full, write error): record again, into a new segment.
-    void resumeRecording();
+    // After a recording failure (disk full, write error): record again, each stream that stopped into a
+    // new segment from its next packet (an event says which). Returns what was done, for the operator
+    // ("recording had not stopped: nothing to resume" when there was no failure).
+    std::string resumeRecording();
+    // Whether recording stopped on a failure and waits for resumeRecording() (snapshot().recordingState
+    // says why).
+    [[nodiscard]] bool recordingFailed() const;
 
     [[nodiscard]] const PacketTypeTable& types() const noexcept;
     [[nodiscard]] const mdb::MissionDatabase& database() const noexcept;

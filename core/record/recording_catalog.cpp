@@ -126,6 +126,7 @@ struct RecordingCatalog::Impl {
     std::string directory;
     std::string dbPath;
     sqlite::Connection db;
+    std::vector<std::string> repairs; // what open() did to bring the catalog in line with the files
 
     Error error(std::string message) const { return Error{std::move(message), {dbPath, 0, 0}}; }
 
@@ -176,7 +177,8 @@ struct RecordingCatalog::Impl {
         return out;
     }
 
-    Status recoverOpenSegments();
+    static Result<std::unique_ptr<Impl>> openDatabase(const std::string& directory);
+    Status checkPages();
 
     // Rewrites a segment's row and its per-APID counts in one transaction.
     Status update(const SegmentInfo& info)
@@ -205,18 +207,33 @@ struct RecordingCatalog::Impl {
 RecordingCatalog::RecordingCatalog(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 RecordingCatalog::~RecordingCatalog() = default;
 
-Result<std::unique_ptr<RecordingCatalog>> RecordingCatalog::open(const std::string& directory)
+namespace {
+
+// SQLite's "not a database" and "corrupt" mark the file as damaged (detail::kDamagedCatalog), so that
+// open() can tell a catalog to rebuild from one to refuse (another application's, a newer one).
+std::string describeCatalogFailure(sqlite::Failure failure, const std::string& sqliteMessage)
+{
+    if (failure == sqlite::Failure::NotADatabase || failure == sqlite::Failure::Corrupt)
+        return std::string(detail::kDamagedCatalog) + sqliteMessage;
+    return sqliteMessage;
+}
+
+bool isDamage(const Error& error)
+{
+    return error.message.find(detail::kDamagedCatalog) != std::string::npos;
+}
+
+} // namespace
+
+// Opens the database, identifies it, checks its pages, switches it to WAL and creates the schema in a
+// new one. A damaged file fails with detail::kDamagedCatalog in the message.
+Result<std::unique_ptr<RecordingCatalog::Impl>> RecordingCatalog::Impl::openDatabase(const std::string& directory)
 {
     const std::string dbPath = (fs::path(directory) / detail::kCatalogFile).string();
-    std::error_code ec;
-    fs::create_directories(directory, ec);
-    if (ec)
-        return Error{"cannot create the recording directory: " + ec.message(), {directory, 0, 0}};
-
-    auto db = sqlite::Connection::open(dbPath, sqlite::OpenMode::ReadWriteCreate);
+    auto db = sqlite::Connection::open(dbPath, sqlite::OpenMode::ReadWriteCreate, describeCatalogFailure);
     if (!db)
         return Error{"cannot open the catalog: " + db.error().message, {dbPath, 0, 0}};
-    auto impl = std::make_unique<Impl>(Impl{directory, dbPath, std::move(*db)});
+    auto impl = std::make_unique<Impl>(Impl{directory, dbPath, std::move(*db), {}});
 
     // Identify the file before changing anything in it.
     auto appId = impl->db.queryInteger("PRAGMA application_id");
@@ -237,10 +254,13 @@ Result<std::unique_ptr<RecordingCatalog>> RecordingCatalog::open(const std::stri
                                + std::to_string(kSchemaVersion));
         if (*version < 1)
             return impl->error("the catalog has no schema version");
+        if (auto st = impl->checkPages(); !st)
+            return st.error();
     }
 
-    // WAL: the recorder's writes never wait for readers. synchronous=NORMAL is durable enough in WAL
-    // mode for a catalog that recovery can rebuild from the files' own contents.
+    // WAL: the recorder's writes never wait for readers. synchronous=NORMAL: a commit is durable once
+    // the WAL is checkpointed (a power loss may undo the last commits, never corrupt the file); open()
+    // brings the catalog back in line with the segment files, which are the truth.
     {
         auto s = impl->db.prepare("PRAGMA journal_mode=WAL");
         if (!s)
@@ -265,51 +285,48 @@ Result<std::unique_ptr<RecordingCatalog>> RecordingCatalog::open(const std::stri
         if (auto st = transaction->commit(); !st)
             return impl->error("cannot create the catalog: " + st.error().message);
     }
-    if (auto st = impl->recoverOpenSegments(); !st)
-        return st.error();
-    return std::unique_ptr<RecordingCatalog>(new RecordingCatalog(std::move(impl)));
+    return impl;
 }
 
-Status RecordingCatalog::Impl::recoverOpenSegments()
+// SQLite's quick check (every page, every index entry's row) — milliseconds for a catalog of thousands
+// of segments. Garbage in a page that a query would only meet later shows up here.
+Status RecordingCatalog::Impl::checkPages()
 {
-    std::vector<SegmentInfo> open;
-    for (auto& info : query({}, 0, 0))
-        if (info.state == SegmentState::Open)
-            open.push_back(std::move(info));
-    for (auto& info : open) {
-        const std::string path = (fs::path(directory) / info.file).string();
-        auto summary = detail::summarizeSegment(path);
-        if (!summary) {
-            info.state = SegmentState::Damaged;
-            info.problem = "recovery: " + summary.error().toString();
-            info.packets = 0;
-            info.apidPackets.clear();
-            info.firstTimeNs = info.lastTimeNs = 0;
-            std::error_code ec;
-            const auto size = fs::file_size(path, ec);
-            info.bytes = ec ? 0 : size;
-        } else {
-            const auto& scan = summary->scan;
-            detail::setFromSummary(info, *summary);
-            switch (scan.end) {
-            case SegmentEnd::Clean:
-                info.state = SegmentState::Closed;
-                info.problem = "recovered after an unclean shutdown";
-                break;
-            case SegmentEnd::TruncatedRecord:
-                info.state = SegmentState::Closed;
-                info.problem = "recovered after an unclean shutdown; truncated last record: " + scan.problem;
-                break;
-            case SegmentEnd::Damaged:
-                info.state = SegmentState::Damaged;
-                info.problem = "recovered after an unclean shutdown; damaged: " + scan.problem;
-                break;
-            }
-        }
-        if (auto st = update(info); !st)
-            return st;
-    }
+    auto s = db.prepare("PRAGMA quick_check(1)");
+    if (!s)
+        return error(s.error().message);
+    if (!s->next())
+        return error(s->status() ? std::string(detail::kDamagedCatalog) + "the integrity check gave no result"
+                                 : s->status().error().message);
+    if (const std::string verdict = s->text(0); verdict != "ok")
+        return error(std::string(detail::kDamagedCatalog) + verdict);
     return {};
+}
+
+Result<std::unique_ptr<RecordingCatalog>> RecordingCatalog::open(const std::string& directory)
+{
+    std::error_code ec;
+    fs::create_directories(directory, ec);
+    if (ec)
+        return Error{"cannot create the recording directory: " + ec.message(), {directory, 0, 0}};
+
+    std::vector<std::string> repairs;
+    detail::setAsideOrphanJournal(directory, repairs);
+    auto impl = Impl::openDatabase(directory);
+    if (!impl && isDamage(impl.error())) {
+        if (auto st = detail::setAsideDamagedCatalog(directory, impl.error().message, repairs); !st)
+            return st.error();
+        impl = Impl::openDatabase(directory);
+    }
+    if (!impl)
+        return impl.error();
+    std::unique_ptr<RecordingCatalog> catalog(new RecordingCatalog(std::move(*impl)));
+    if (auto st = detail::recoverOpen(*catalog, {}, repairs); !st)
+        return st.error();
+    if (auto st = detail::reconcileWithFiles(*catalog, repairs); !st)
+        return st.error();
+    catalog->m_impl->repairs = std::move(repairs);
+    return catalog;
 }
 
 Result<std::int64_t> RecordingCatalog::addSegment(const SegmentInfo& info)
@@ -336,6 +353,29 @@ Result<std::int64_t> RecordingCatalog::addSegment(const SegmentInfo& info)
 Status RecordingCatalog::updateSegment(const SegmentInfo& info)
 {
     return m_impl->update(info);
+}
+
+Status RecordingCatalog::removeSegment(std::int64_t id)
+{
+    Impl& d = *m_impl;
+    auto s = d.db.prepare("DELETE FROM segment WHERE id = ?1"); // its per-APID rows go with it (cascade)
+    if (!s)
+        return d.error(s.error().message);
+    s->bindInteger(1, id);
+    if (auto st = s->run(); !st)
+        return d.error("cannot remove segment " + std::to_string(id) + ": " + st.error().message);
+    return {};
+}
+
+Status RecordingCatalog::recoverOpenSegments(const std::string& stream)
+{
+    std::vector<std::string> notes;
+    return detail::recoverOpen(*this, stream, notes);
+}
+
+const std::vector<std::string>& RecordingCatalog::repairs() const noexcept
+{
+    return m_impl->repairs;
 }
 
 std::vector<SegmentInfo> RecordingCatalog::segments() const

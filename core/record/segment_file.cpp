@@ -71,6 +71,7 @@ struct SegmentWriter::Impl {
     std::unique_ptr<std::uint8_t[]> buffer;
     std::size_t used = 0;
     std::uint64_t fileBytes = 0; // reached the file
+    std::uint64_t syncedBytes = 0; // made durable by the last sync()
     std::uint64_t records = 0;
     std::optional<std::int64_t> firstTime;
     std::optional<std::int64_t> lastTime;
@@ -173,6 +174,21 @@ bool SegmentWriter::append(const RecordMeta& meta, std::span<const std::uint8_t>
 bool SegmentWriter::flush() noexcept
 {
     return m_impl->fd >= 0 && m_impl->flushBuffer();
+}
+
+bool SegmentWriter::sync() noexcept
+{
+    Impl& d = *m_impl;
+    if (d.fd < 0 || d.failed)
+        return false;
+    if (d.fileBytes == d.syncedBytes)
+        return true;
+    if (::fdatasync(d.fd) != 0) {
+        d.fail("fdatasync", errno);
+        return false;
+    }
+    d.syncedBytes = d.fileBytes;
+    return true;
 }
 
 bool SegmentWriter::close() noexcept

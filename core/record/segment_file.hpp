@@ -61,6 +61,9 @@ public:
     bool append(const RecordMeta& meta, std::span<const std::uint8_t> payload) noexcept;
     // Writes the buffer to the file (not fsync). False on a write error.
     bool flush() noexcept;
+    // Makes what reached the file durable (fdatasync), when anything did since the last sync; does not
+    // write the buffer (flush() first). A failure puts the writer in the error state ("fdatasync FILE: …").
+    bool sync() noexcept;
     // Flushes, fsyncs and closes. False on an error (the file stays readable up to the last good write).
     bool close() noexcept;
 

@@ -61,6 +61,8 @@ struct StreamRecorder::Impl {
     std::uint64_t packets = 0;
     std::uint64_t bytes = 0;
 
+    // The catalog entry first, then the file: a crash in between leaves an entry without a file, which
+    // the catalog's recovery removes — never a file the catalog does not list.
     Status openSegment()
     {
         const std::int64_t created = clock::realtimeNs();
@@ -68,19 +70,18 @@ struct StreamRecorder::Impl {
         next.streamName = stream;
         next.sequence = nextSequence;
         next.file = segmentFileName(stream, created, next.sequence);
+        auto id = catalog->addSegment(next);
+        if (!id)
+            return id.error();
+        next.id = *id;
         const std::string path = (fs::path(catalog->directory()) / next.file).string();
         auto w = SegmentWriter::create(path, SegmentHeader{kFormatVersion, created, next.sequence, stream});
-        if (!w)
+        if (!w) {
+            if (auto st = catalog->removeSegment(next.id); !st) // else recovery removes it at the next open
+                spdlog::error("recording of stream {}: {}", stream, st.error().toString());
             return w.error();
-        next.bytes = (*w)->bytesWritten();
-        auto id = catalog->addSegment(next);
-        if (!id) {
-            (void)(*w)->close();
-            std::error_code ec;
-            fs::remove(path, ec);
-            return id.error();
         }
-        next.id = *id;
+        next.bytes = (*w)->bytesWritten();
         ++nextSequence;
         writer = std::move(*w);
         info = std::move(next);
@@ -164,6 +165,10 @@ Result<std::unique_ptr<StreamRecorder>> StreamRecorder::create(RecordingCatalog&
     impl->stream = std::move(streamName);
     impl->streamId = streamId;
     impl->maxFileSize = maxFileSize;
+    // A recorder of this stream before this one may have failed to close its segment (a full disk
+    // fails the catalog's write too): its entry is brought in line with the file first.
+    if (auto st = catalog.recoverOpenSegments(impl->stream); !st)
+        return st.error();
     for (const auto& segment : catalog.segments())
         if (segment.streamName == impl->stream)
             impl->nextSequence = std::max(impl->nextSequence, segment.sequence + 1);
@@ -208,12 +213,12 @@ bool StreamRecorder::record(const RecordMeta& meta, std::span<const std::uint8_t
     return true;
 }
 
-bool StreamRecorder::flush() noexcept
+bool StreamRecorder::flush(bool sync) noexcept
 {
     Impl& d = *m_impl;
     if (d.failed || d.closed)
         return false;
-    if (!d.writer->flush()) {
+    if (!d.writer->flush() || (sync && !d.writer->sync())) {
         d.fail(d.writer->error());
         return false;
     }

@@ -21,6 +21,7 @@ namespace telestation::record {
 // a segment opens, rolls over and closes — not per record. Not thread-safe: the recorder thread owns it.
 class StreamRecorder {
 public:
+    // Recovers the stream's segments still marked open first (RecordingCatalog::recoverOpenSegments).
     [[nodiscard]] static Result<std::unique_ptr<StreamRecorder>> create(RecordingCatalog& catalog, std::string streamName,
                                                                         std::uint16_t streamId, std::uint64_t maxFileSize);
     ~StreamRecorder(); // closes
@@ -30,9 +31,10 @@ public:
     // written, and the catalog says so.
     bool record(const RecordMeta& meta, std::span<const std::uint8_t> packet) noexcept;
     [[nodiscard]] Status close();
-    // Writes what is buffered to the segment file (no fsync), so that readers of a recording in
-    // progress (playback, archive queries) see it. A write error fails the recorder as record() does.
-    bool flush() noexcept;
+    // Writes what is buffered to the segment file, so that readers of a recording in progress
+    // (playback, archive queries) see it and a crash of the process cannot lose it; with `sync` also
+    // fdatasync, so that a power loss cannot either. A failure fails the recorder as record() does.
+    bool flush(bool sync = false) noexcept;
 
     [[nodiscard]] bool failed() const noexcept;
     [[nodiscard]] const std::string& error() const noexcept;

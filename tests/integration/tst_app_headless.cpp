@@ -4,6 +4,7 @@
 #include "core/io/sender.hpp"
 #include "core/record/recording_catalog.hpp"
 
+#include "tests/support/headless_process.hpp"
 #include "tests/support/json_file.hpp"
 #include "tests/support/test_paths.hpp"
 
@@ -16,34 +17,17 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
-#include <QProcessEnvironment>
 #include <QTemporaryDir>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <thread>
 
 using namespace telestation;
 using namespace std::chrono_literals;
+using test::freeUdpPort;
+using test::waitForStatusLine;
 
 namespace {
-
-// A UDP port nobody uses right now (bound and released; the station binds it next).
-std::uint16_t freeUdpPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
 
 QString writeProfile(const QTemporaryDir& dir, std::uint16_t port)
 {
@@ -62,17 +46,6 @@ QString writeProfile(const QTemporaryDir& dir, std::uint16_t port)
                 .arg(port)
                 .toUtf8());
     return path;
-}
-
-QProcess* startStation(QObject* parent, const QStringList& args)
-{
-    auto* p = new QProcess(parent);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    p->setProcessEnvironment(env);
-    p->start(test::binDir() + QStringLiteral("/telestation"), args);
-    return p;
 }
 
 // Sends HK_Status packets (APID 100, 32 bytes) with sequence counts first .. first + count - 1, skipping
@@ -100,23 +73,6 @@ bool sendPackets(std::uint16_t port, std::uint16_t first, int count, int skip = 
     return true;
 }
 
-// Waits until the station's socket is bound (its first status line is printed after start).
-bool waitForStatusLine(QProcess& p)
-{
-    QByteArray out;
-    QDeadlineTimer deadline(15000);
-    while (!deadline.hasExpired()) {
-        if (p.waitForReadyRead(200)) {
-            out += p.peek(1 << 20);
-            if (out.contains("up 00:"))
-                return true;
-        }
-        if (p.state() == QProcess::NotRunning)
-            return false;
-    }
-    return false;
-}
-
 } // namespace
 
 class TestAppHeadless : public QObject {
@@ -141,7 +97,7 @@ void TestAppHeadless::runsForDurationAndReports()
     const QString profile = writeProfile(dir, port);
     const QString stats = dir.filePath(QStringLiteral("stats.jsonl"));
     const QString summary = dir.filePath(QStringLiteral("summary.json"));
-    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
+    QProcess* p = test::startTelestation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
                                       QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--stats-interval"),
                                       QStringLiteral("0.5"), QStringLiteral("--stats-out"), stats,
                                       QStringLiteral("--summary-out"), summary});
@@ -190,7 +146,7 @@ void TestAppHeadless::sigtermStopsCleanly()
     QTemporaryDir dir;
     const std::uint16_t port = freeUdpPort();
     const QString summary = dir.filePath(QStringLiteral("summary.json"));
-    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
+    QProcess* p = test::startTelestation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
                                       QStringLiteral("--summary-out"), summary});
     QVERIFY(waitForStatusLine(*p));
     QVERIFY(sendPackets(port, 0, 500));
@@ -212,7 +168,7 @@ void TestAppHeadless::lossGivesExitCode3()
     QTemporaryDir dir;
     const std::uint16_t port = freeUdpPort();
     const QString summary = dir.filePath(QStringLiteral("summary.json"));
-    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
+    QProcess* p = test::startTelestation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
                                       QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--summary-out"),
                                       summary, QStringLiteral("--stats-interval"), QStringLiteral("0.2")});
     QVERIFY(waitForStatusLine(*p));
@@ -233,7 +189,7 @@ void TestAppHeadless::eventsOutAndAlarms()
     QTemporaryDir dir;
     const std::uint16_t port = freeUdpPort();
     const QString events = dir.filePath(QStringLiteral("events.jsonl"));
-    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
+    QProcess* p = test::startTelestation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), writeProfile(dir, port),
                                       QStringLiteral("--duration"), QStringLiteral("2"), QStringLiteral("--events-out"),
                                       events, QStringLiteral("--stats-interval"), QStringLiteral("0.2")});
     QVERIFY(waitForStatusLine(*p));
@@ -285,7 +241,7 @@ void TestAppHeadless::badProfileGivesExitCode2()
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(R"({"streams": [{"name": "tm", "source": "udp://127.0.0.1:1", "packets": [{"apid": 7, "mode": "fast"}]}]})");
     f.close();
-    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), path});
+    QProcess* p = test::startTelestation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), path});
     QVERIFY(p->waitForFinished(20000));
     QCOMPARE(p->exitCode(), 2);
     const QString err = QString::fromUtf8(p->readAllStandardError());
@@ -312,7 +268,7 @@ void TestAppHeadless::badConsumerGivesExitCode2()
     QFETCH(QString, message);
     QTemporaryDir dir;
     const QString profile = writeProfile(dir, freeUdpPort());
-    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
+    QProcess* p = test::startTelestation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
                                       QStringLiteral("--duration"), QStringLiteral("5"), QStringLiteral("--consume"), consume});
     QVERIFY(p->waitForFinished(20000));
     QCOMPARE(p->exitCode(), 2);
@@ -355,7 +311,7 @@ void TestAppHeadless::anXtceMissionReceivesItsRealPackets()
                 .toUtf8());
     f.close();
     const QString summary = dir.filePath(QStringLiteral("summary.json"));
-    QProcess* p = startStation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
+    QProcess* p = test::startTelestation(this, {QStringLiteral("--headless"), QStringLiteral("--profile"), profile,
                                       QStringLiteral("--duration"), QStringLiteral("3"), QStringLiteral("--summary-out"), summary});
     QVERIFY(waitForStatusLine(*p));
 

@@ -18,6 +18,7 @@
 #include "tests/support/capture_receiver.hpp"
 #include "tests/support/raw_packets.hpp"
 #include "tests/support/sim_traffic.hpp"
+#include "tests/support/small_disk.hpp"
 #include "tests/support/station_fixture.hpp"
 #include "tests/support/wait_until.hpp"
 
@@ -27,7 +28,6 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <sys/mount.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -178,16 +178,6 @@ bool writeConnection(std::uint16_t port, std::span<const std::uint8_t> bytes)
     ::close(fd);
     return ok;
 }
-
-// Unmounts a file system mounted for a test, whatever the test's outcome.
-struct MountGuard {
-    std::string path;
-    ~MountGuard()
-    {
-        if (!path.empty())
-            ::umount2(path.c_str(), MNT_DETACH);
-    }
-};
 
 } // namespace
 
@@ -873,15 +863,12 @@ void TestPipelineFaults::unwritableRecordingDirectory()
 void TestPipelineFaults::diskFullStopsRecording()
 {
     QTemporaryDir dir;
-    const std::string mountPoint = dir.filePath("small").toStdString();
-    QVERIFY(std::filesystem::create_directory(mountPoint));
-    if (::mount("tmpfs", mountPoint.c_str(), "tmpfs", 0, "size=1m") != 0)
-        QSKIP(qPrintable(
-            QStringLiteral("cannot mount a 1 MiB tmpfs to fill (needs root): %1").arg(std::strerror(errno))));
-    MountGuard guard{mountPoint};
+    test::SmallDisk disk(dir.filePath("small").toStdString(), "1m");
+    if (!disk.mounted())
+        QSKIP(disk.mountError().c_str());
 
     auto profile = oneStream("udp://127.0.0.1:0", dir);
-    profile.recordingDirectory = mountPoint + "/rec";
+    profile.recordingDirectory = disk.path() + "/rec";
     profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
     auto station = startStation(profile, trainingDatabase());
     QVERIFY(station);
@@ -949,15 +936,12 @@ void TestPipelineFaults::diskFullStopsRecording()
 void TestPipelineFaults::recordingResumesAfterSpaceIsFreed()
 {
     QTemporaryDir dir;
-    const std::string mountPoint = dir.filePath("small").toStdString();
-    QVERIFY(std::filesystem::create_directory(mountPoint));
-    if (::mount("tmpfs", mountPoint.c_str(), "tmpfs", 0, "size=512k") != 0)
-        QSKIP(qPrintable(
-            QStringLiteral("cannot mount a 512 KiB tmpfs to fill (needs root): %1").arg(std::strerror(errno))));
-    MountGuard guard{mountPoint};
+    test::SmallDisk disk(dir.filePath("small").toStdString(), "512k");
+    if (!disk.mounted())
+        QSKIP(disk.mountError().c_str());
 
     auto profile = oneStream("udp://127.0.0.1:0", dir);
-    profile.recordingDirectory = mountPoint + "/rec";
+    profile.recordingDirectory = disk.path() + "/rec";
     profile.events.archiveFile = dir.filePath("events.sqlite").toStdString(); // not on the small disk
     profile.streams[0].packets.push_back({7, std::nullopt, config::ProcessingMode::ProcessEntirePacket, true, {}});
     auto station = startStation(profile, trainingDatabase());
@@ -968,7 +952,7 @@ void TestPipelineFaults::recordingResumesAfterSpaceIsFreed()
     const auto recordedBefore = typeCounters(st, "tm", "Packet5").packetsRecorded;
     QVERIFY(typeCounters(st, "tm", "Packet5").recordErrors > 0);
 
-    QCOMPARE(::mount("tmpfs", mountPoint.c_str(), "tmpfs", MS_REMOUNT, "size=8m"), 0);
+    QVERIFY(disk.grow("8m"));
     st.resumeRecording();
     const u64 arrived = summary.sent.packets;
     summary = test::sendPackets(st, "tm", {"Packet5"}, 300, 5000);

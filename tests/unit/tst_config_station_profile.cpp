@@ -27,6 +27,7 @@ using config::EventOptions;
 using config::LimitSetting;
 using config::PacketSettings;
 using config::ProcessingMode;
+using config::RecordingOptions;
 using config::StationProfile;
 using config::StreamProfile;
 
@@ -62,6 +63,11 @@ QString queues(const QString& members)
 QString events(const QString& members)
 {
     return profileOf({kStreamA}, "\"events\": {" + members + "}");
+}
+
+QString recording(const QString& members)
+{
+    return profileOf({kStreamA}, "\"recording\": {" + members + "}");
 }
 
 QString api(const QString& members)
@@ -124,6 +130,8 @@ StationProfile richProfile()
     p.queues.forwardPacketQueueSize = 333;
     p.queues.processedParameterQueueSize = 77;
     p.queues.maxRecordFileSize = 1ull << 40;
+    p.recording.flushIntervalMs = 60000;
+    p.recording.syncOnFlush = true;
     p.events.archive = false;
     p.events.archiveFile = "/var/lib/telestation/events/archive.sqlite";
     p.events.retentionDays = 36500;
@@ -291,12 +299,14 @@ void TestStationProfile::documentedExampleParses()
                             "networkPacketQueueWarningThreshold", "processPacketQueueSize", "recordPacketQueueSize",
                             "forwardPacketQueueSize", "processedParameterQueueSize", "maxRecordFileSize", "name",
                             "source", "transportHeaderBytes", "enabled", "unknownPackets", "packets", "packet",
-                            "apid", "secondaryId", "mode", "record", "forward", "staleAfterSeconds", "events",
+                            "apid", "secondaryId", "mode", "record", "forward", "staleAfterSeconds", "recording",
+                            "flushIntervalMs", "syncOnFlush", "events",
                             "archive", "archiveFile", "retentionDays", "limits", "parameter", "redLow",
                             "yellowLow", "yellowHigh", "redHigh"})
         QVERIFY2(json.contains(QString("\"%1\":").arg(key)), key);
     QCOMPARE(load.profile.streams.size(), std::size_t(2));
     QVERIFY(load.profile.events != EventOptions{});
+    QVERIFY(load.profile.recording != RecordingOptions{});
     QVERIFY(load.profile.limits.size() >= 2);
     QVERIFY(std::any_of(load.profile.streams.begin(), load.profile.streams.end(), [](const StreamProfile& s) {
         return s.staleAfterSeconds != StreamProfile{}.staleAfterSeconds;
@@ -489,6 +499,23 @@ void TestStationProfile::errorPaths_data()
     QTest::newRow("api token missing") << api("\"tokens\": [{\"name\": \"ops\"}]") << "$.api.tokens[0].token"
                                        << "missing";
 
+    // Recording.
+    QTest::newRow("recording not an object") << profileOf({a}, "\"recording\": 1000") << "$.recording"
+                                             << "expected an object (recording options), got a number";
+    QTest::newRow("unknown recording key") << recording("\"flushInterval\": 100") << "$.recording.flushInterval"
+                                           << "unknown key; recording takes flushIntervalMs, syncOnFlush";
+    QTest::newRow("flush interval below 10 ms")
+        << recording("\"flushIntervalMs\": 9") << "$.recording.flushIntervalMs"
+        << "9 is not a flush interval in milliseconds (a whole number, 10..60000)";
+    QTest::newRow("flush interval above a minute") << recording("\"flushIntervalMs\": 60001")
+                                                   << "$.recording.flushIntervalMs" << "60001 is not";
+    QTest::newRow("flush interval fraction") << recording("\"flushIntervalMs\": 100.5")
+                                             << "$.recording.flushIntervalMs" << "100.5 is not";
+    QTest::newRow("flush interval a string") << recording("\"flushIntervalMs\": \"1s\"")
+                                             << "$.recording.flushIntervalMs" << "expected a flush interval";
+    QTest::newRow("syncOnFlush not a boolean") << recording("\"syncOnFlush\": 1") << "$.recording.syncOnFlush"
+                                               << "expected a boolean";
+
     // Events.
     QTest::newRow("events not an object") << profileOf({a}, "\"events\": true") << "$.events"
                                           << "expected an object (event options), got a boolean";
@@ -648,6 +675,8 @@ void TestStationProfile::acceptedValues_data()
         << profileOf({stream("\"staleAfterSeconds\": 0", "a", 47001), stream("\"staleAfterSeconds\": 0.1", "b", 47002),
                       stream("\"staleAfterSeconds\": 86400", "c", 47003),
                       stream("\"staleAfterSeconds\": 5", "d", 47004)});
+    QTest::newRow("flush interval bounds") << recording("\"flushIntervalMs\": 10, \"syncOnFlush\": false");
+    QTest::newRow("flush interval max, sync") << recording("\"flushIntervalMs\": 60000, \"syncOnFlush\": true");
     QTest::newRow("retention forever") << events("\"retentionDays\": 0");
     QTest::newRow("retention max") << events("\"retentionDays\": 36500, \"archive\": true");
     QTest::newRow("archiveFile empty") << events("\"archiveFile\": \"\"");
@@ -876,7 +905,7 @@ void TestStationProfile::canonicalJsonOmitsDefaultsInStableOrder()
     const QString json = QString::fromStdString(config::profileToJson(minimal));
     for (const char* key : {"mdb", "recordingDirectory", "logDirectory", "logLevel", "queues", "transportHeaderBytes",
                             "enabled", "unknownPackets", "mode", "record", "forward", "secondaryId", "events",
-                            "limits", "staleAfterSeconds"})
+                            "limits", "staleAfterSeconds", "recording"})
         QVERIFY2(!json.contains(QString("\"%1\"").arg(key)), qPrintable(key + (": " + json)));
     QVERIFY(json.contains("\"apid\": 9"));
 
@@ -885,7 +914,8 @@ void TestStationProfile::canonicalJsonOmitsDefaultsInStableOrder()
     const QStringList order{"\"mdb\"", "\"recordingDirectory\"", "\"logDirectory\"", "\"logLevel\"", "\"queues\"",
                             "\"networkPacketQueueSize\"", "\"networkPacketQueueWarningThreshold\"",
                             "\"processPacketQueueSize\"", "\"recordPacketQueueSize\"", "\"forwardPacketQueueSize\"",
-                            "\"processedParameterQueueSize\"", "\"maxRecordFileSize\"", "\"events\"", "\"archive\"",
+                            "\"processedParameterQueueSize\"", "\"maxRecordFileSize\"", "\"recording\"",
+                            "\"flushIntervalMs\"", "\"syncOnFlush\"", "\"events\"", "\"archive\"",
                             "\"archiveFile\"", "\"retentionDays\"", "\"limits\"", "\"parameter\"", "\"redLow\"",
                             "\"yellowLow\"", "\"yellowHigh\"", "\"redHigh\"", "\"streams\""};
     qsizetype last = -1;

@@ -1,7 +1,9 @@
 // The recording catalog and the stream recorder: rollover into several segments whose records and
 // catalog entries match the input, crash recovery of open segments (clean, truncated, damaged), a
-// write failure stopping the recorder with the catalog saying so, catalog errors, and record()
+// write failure stopping the recorder with the catalog saying so, catalog errors, a deleted or damaged
+// catalog rebuilt from the segment files, entries and files brought in line, and record()
 // allocating nothing in steady state.
+#include "core/record/playback.hpp"
 #include "core/record/recording_catalog.hpp"
 #include "core/record/stream_recorder.hpp"
 #include "tests/support/allocation_counter.hpp"
@@ -76,6 +78,71 @@ bool inChild(F body)
     return ::waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+// Records two streams into many small segments and closes them: what a catalog lists of them.
+std::vector<SegmentInfo> recordTwoStreams(const std::string& directory, std::size_t& records)
+{
+    auto catalog = RecordingCatalog::open(directory);
+    if (!catalog)
+        return {};
+    const auto recs = makeRecords(400, 20, 300, 55);
+    {
+        auto a = StreamRecorder::create(**catalog, "tm", 1, 4096);
+        auto b = StreamRecorder::create(**catalog, "hk-2", 2, 4096);
+        if (!a || !b)
+            return {};
+        for (std::size_t i = 0; i < recs.size(); ++i)
+            if (!(i % 3 == 0 ? *b : *a)->record(recs[i].meta, recs[i].payload))
+                return {};
+        if (!(*a)->close() || !(*b)->close())
+            return {};
+    }
+    records = recs.size();
+    return (*catalog)->segments();
+}
+
+// The entry as the files give it (ids and problem notes aside).
+void compareListings(const std::vector<SegmentInfo>& rebuilt, const std::vector<SegmentInfo>& original)
+{
+    QCOMPARE(rebuilt.size(), original.size());
+    for (std::size_t i = 0; i < rebuilt.size(); ++i) {
+        SegmentInfo a = rebuilt[i], b = original[i];
+        a.id = b.id = 0;
+        QVERIFY2(a.problem.find("had no catalog entry") != std::string::npos, a.problem.c_str());
+        a.problem = b.problem;
+        QCOMPARE(a, b);
+    }
+}
+
+std::uint64_t playedRecords(const std::string& directory)
+{
+    auto source = PlaybackSource::open(directory, {});
+    if (!source)
+        return 0;
+    std::uint64_t played = 0;
+    while (!(*source)->finished())
+        played += (*source)->poll(std::chrono::milliseconds(100), [](const RecordMeta&, std::span<const std::uint8_t>) {});
+    return played;
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& what)
+{
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.find(what) != std::string::npos; });
+}
+
+std::string joined(const std::vector<std::string>& lines)
+{
+    std::string out;
+    for (const auto& l : lines)
+        out += l + "\n";
+    return out;
+}
+
+void touch(const QString& path)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+}
+
 } // namespace
 
 class TestRecordCatalog : public QObject {
@@ -87,6 +154,9 @@ private slots:
         QTemporaryDir dir;
         auto catalog = RecordingCatalog::open(dir.path().toStdString());
         QVERIFY2(catalog, catalog ? "" : catalog.error().toString().c_str());
+        QVERIFY((*catalog)->repairs().empty());
+        for (const char* file : {"a-1.tsrec", "b-1.tsrec", "a-2.tsrec"}) // opening again checks they exist
+            touch(dir.filePath(file));
         SegmentInfo a{0, "a-1.tsrec", "a", 1, 100, 200, 5, 1000, SegmentState::Closed, "", {{7, 3}, {8, 2}}};
         SegmentInfo b{0, "b-1.tsrec", "b", 1, 300, 400, 1, 500, SegmentState::Open, "", {{1, 1}}};
         SegmentInfo a2{0, "a-2.tsrec", "a", 2, 250, 260, 1, 90, SegmentState::Damaged, "bad", {{65535, 1}}};
@@ -119,8 +189,11 @@ private slots:
         // Reopened: the same content (b is closed now, so there is nothing to recover).
         auto again = RecordingCatalog::open(dir.path().toStdString());
         QVERIFY(again);
+        QVERIFY2((*again)->repairs().empty(), joined((*again)->repairs()).c_str());
         QCOMPARE((*again)->segments().size(), std::size_t{3});
         QCOMPARE((*again)->segments()[2], b);
+        QVERIFY((*again)->removeSegment(b.id));
+        QCOMPARE((*again)->segments().size(), std::size_t{2});
     }
 
     void walAndIdentity()
@@ -147,19 +220,8 @@ private slots:
     void catalogErrors()
     {
         QTemporaryDir dir;
-        // Not a database at all.
-        const QString junkDir = dir.filePath("junk");
-        QVERIFY(QDir().mkpath(junkDir));
-        {
-            QFile f(junkDir + "/catalog.sqlite");
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QByteArray(8192, 'x'));
-        }
-        auto junk = RecordingCatalog::open(junkDir.toStdString());
-        QVERIFY(!junk);
-        QVERIFY2(junk.error().toString().find("catalog.sqlite") != std::string::npos, junk.error().toString().c_str());
-        QVERIFY2(junk.error().toString().find("not a recording catalog") != std::string::npos, junk.error().toString().c_str());
-        // Another application's database.
+        // (A file that is not a database at all is a damaged catalog: rebuilt, see damagedCatalogIsRebuilt.)
+        // Another application's database: refused, left as it is.
         const QString otherDir = dir.filePath("other");
         QVERIFY(QDir().mkpath(otherDir));
         {
@@ -184,10 +246,163 @@ private slots:
         QVERIFY(!newer);
         QVERIFY2(newer.error().toString().find("newer") != std::string::npos, newer.error().toString().c_str());
         QVERIFY2(newer.error().toString().find("catalog.sqlite") != std::string::npos, newer.error().toString().c_str());
+        QVERIFY(!QDir(otherDir).entryList({"catalog.sqlite.*"}).size());
         // An unwritable place: a directory path that runs through a regular file.
-        auto blocked = RecordingCatalog::open((junkDir + "/catalog.sqlite/sub").toStdString());
+        auto blocked = RecordingCatalog::open((otherDir + "/catalog.sqlite/sub").toStdString());
         QVERIFY(!blocked);
         QVERIFY2(blocked.error().toString().find("catalog.sqlite/sub") != std::string::npos, blocked.error().toString().c_str());
+    }
+
+    // The catalog deleted (with or without its WAL files left behind): opening builds a new one from the
+    // segment files — every segment with its stream, sequence, counts and time range — and says so;
+    // playback reads every record again.
+    void deletedCatalogIsRebuilt_data()
+    {
+        QTest::addColumn<bool>("keepJournal");
+        QTest::newRow("catalog.sqlite deleted") << false;
+        QTest::newRow("catalog.sqlite deleted, a stale -wal and -shm left") << true;
+    }
+
+    void deletedCatalogIsRebuilt()
+    {
+        QFETCH(bool, keepJournal);
+        QTemporaryDir dir;
+        const std::string directory = dir.path().toStdString();
+        std::size_t records = 0;
+        const auto original = recordTwoStreams(directory, records);
+        QVERIFY(original.size() >= 10);
+        if (keepJournal) {
+            // An old catalog's WAL with committed frames, as a process killed while it wrote leaves it.
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open(dir.filePath("catalog.sqlite").toUtf8().constData(), &db), SQLITE_OK);
+            sqlite3_exec(db, "PRAGMA wal_autocheckpoint=0; UPDATE segment SET packets = 12345;", nullptr, nullptr, nullptr);
+            QVERIFY(QFile::copy(dir.filePath("catalog.sqlite-wal"), dir.filePath("wal.keep")));
+            QVERIFY(QFile::copy(dir.filePath("catalog.sqlite-shm"), dir.filePath("shm.keep")));
+            sqlite3_close(db);
+            QVERIFY(QFile::rename(dir.filePath("wal.keep"), dir.filePath("catalog.sqlite-wal")));
+            QVERIFY(QFile::rename(dir.filePath("shm.keep"), dir.filePath("catalog.sqlite-shm")));
+        }
+        QVERIFY(QFile::remove(dir.filePath("catalog.sqlite")));
+        QCOMPARE(QFile::exists(dir.filePath("catalog.sqlite-wal")), keepJournal);
+
+        auto catalog = RecordingCatalog::open(directory);
+        QVERIFY2(catalog, catalog ? "" : catalog.error().toString().c_str());
+        compareListings((*catalog)->segments(), original);
+        const auto& repairs = (*catalog)->repairs();
+        QVERIFY2(mentions(repairs, std::to_string(original.size()) + " segment files with " + std::to_string(records)
+                                       + " records had no catalog entry"),
+                 joined(repairs).c_str());
+        QCOMPARE(mentions(repairs, "without its catalog moved aside"), keepJournal);
+        QCOMPARE(QDir(dir.path()).entryList({"catalog.sqlite.orphan-*"}).size(), keepJournal ? 2 : 0);
+        catalog->reset();
+        QCOMPARE(playedRecords(directory), std::uint64_t{records});
+        // Built once: opened again, nothing to repair.
+        auto again = RecordingCatalog::open(directory);
+        QVERIFY(again);
+        QVERIFY2((*again)->repairs().empty(), joined((*again)->repairs()).c_str());
+    }
+
+    // A catalog that is not a readable database — not SQLite at all, cut short, garbage in its pages —
+    // is moved aside (catalog.sqlite.corrupt-<time>) and rebuilt from the segment files.
+    void damagedCatalogIsRebuilt_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("not a database") << "junk";
+        QTest::newRow("truncated") << "truncated";
+        QTest::newRow("garbage pages") << "garbage";
+        QTest::newRow("garbage header") << "header";
+    }
+
+    void damagedCatalogIsRebuilt()
+    {
+        QFETCH(QString, damage);
+        QTemporaryDir dir;
+        const std::string directory = dir.path().toStdString();
+        std::size_t records = 0;
+        const auto original = recordTwoStreams(directory, records);
+        QVERIFY(original.size() >= 10);
+        const QString path = dir.filePath("catalog.sqlite");
+        QVERIFY(!QFile::exists(path + "-wal")); // checkpointed at close: the damage is all in the file
+        {
+            QFile f(path);
+            const qint64 size = f.size();
+            QVERIFY2(size >= 4 * 4096, qPrintable(QString::number(size)));
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            std::mt19937 rng(7);
+            QByteArray garbage(4096, 0);
+            for (auto& c : garbage)
+                c = static_cast<char>(rng());
+            if (damage == "junk") {
+                f.resize(0);
+                f.write(QByteArray(8192, 'x'));
+            } else if (damage == "truncated") {
+                QVERIFY(f.resize(size / 2 + 100));
+            } else if (damage == "garbage") {
+                for (qint64 page = 1; page * 4096 < size; page += 2) {
+                    QVERIFY(f.seek(page * 4096));
+                    f.write(garbage);
+                }
+            } else {
+                QVERIFY(f.seek(16));
+                f.write(garbage.left(84));
+            }
+        }
+        auto catalog = RecordingCatalog::open(directory);
+        QVERIFY2(catalog, catalog ? "" : catalog.error().toString().c_str());
+        compareListings((*catalog)->segments(), original);
+        const auto& repairs = (*catalog)->repairs();
+        QVERIFY2(mentions(repairs, "the catalog was damaged"), joined(repairs).c_str());
+        QVERIFY2(mentions(repairs, "rebuilt from the segment files"), joined(repairs).c_str());
+        const QStringList aside = QDir(dir.path()).entryList({"catalog.sqlite.corrupt-*"});
+        QCOMPARE(aside.size(), 1);
+        QVERIFY2(mentions(repairs, aside[0].toStdString()), joined(repairs).c_str());
+        catalog->reset();
+        QCOMPARE(playedRecords(directory), std::uint64_t{records});
+    }
+
+    // Entries and files brought in line: an entry whose file was deleted is marked damaged (once), an
+    // open entry whose file was never created is removed, a file without an entry is added.
+    void entriesAndFilesInLine()
+    {
+        QTemporaryDir dir;
+        const std::string directory = dir.path().toStdString();
+        std::size_t records = 0;
+        auto original = recordTwoStreams(directory, records);
+        QVERIFY(original.size() >= 10);
+        const SegmentInfo gone = original[1];
+        QVERIFY(QFile::remove(QString::fromStdString(directory + "/" + gone.file)));
+        {
+            auto catalog = RecordingCatalog::open(directory);
+            QVERIFY(catalog);
+            // A file without an entry, an entry without a file (a crash between the two at rollover).
+            SegmentInfo unlisted = original[2];
+            QVERIFY((*catalog)->removeSegment(unlisted.id));
+            SegmentInfo neverCreated;
+            neverCreated.file = "tm-20260101T000000-999.tsrec";
+            neverCreated.streamName = "tm";
+            neverCreated.sequence = 999;
+            QVERIFY((*catalog)->addSegment(neverCreated));
+            const auto& repairs = (*catalog)->repairs();
+            QVERIFY2(mentions(repairs, gone.file + ": the segment file is missing (it had "
+                                           + std::to_string(gone.packets) + " records)"),
+                     joined(repairs).c_str());
+        }
+        auto catalog = RecordingCatalog::open(directory);
+        QVERIFY(catalog);
+        const auto& repairs = (*catalog)->repairs();
+        QVERIFY2(mentions(repairs, "tm-20260101T000000-999.tsrec was listed but never created"), joined(repairs).c_str());
+        QVERIFY2(mentions(repairs, "1 segment file with " + std::to_string(original[2].packets) + " records had no catalog entry"),
+                 joined(repairs).c_str());
+        QVERIFY2(!mentions(repairs, gone.file), joined(repairs).c_str()); // reported once
+        const auto segments = (*catalog)->segments();
+        QCOMPARE(segments.size(), original.size());
+        for (std::size_t i = 0; i < segments.size(); ++i) {
+            QCOMPARE(segments[i].file, original[i].file);
+            QCOMPARE(segments[i].packets, original[i].packets);
+        }
+        QCOMPARE(segments[1].state, SegmentState::Damaged);
+        QCOMPARE(segments[1].problem, std::string("the segment file is missing"));
+        QCOMPARE(segments[2].state, SegmentState::Closed);
     }
 
     void rollover()

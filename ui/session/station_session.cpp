@@ -312,6 +312,16 @@ bool StationSession::stopStream(const QString& name, QString* error)
     return true;
 }
 
+QString StationSession::resumeRecording()
+{
+    if (!m_station)
+        return tr("No station");
+    const QString message = QString::fromStdString(m_station->resumeRecording());
+    note(events::Severity::Info, {}, tr("operator: %1").arg(message));
+    m_snapshots.tick();
+    return message;
+}
+
 bool StationSession::pauseStream(const QString& name, bool paused, QString* error)
 {
     if (!m_station || !accepted(m_station->pauseStream(name.toStdString(), paused), error))

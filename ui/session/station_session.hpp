@@ -87,6 +87,9 @@ public:
     bool stopStream(const QString& name, QString* error = nullptr);
     // Holds a playback stream where it is, or lets it go on (not part of the profile).
     bool pauseStream(const QString& name, bool paused, QString* error = nullptr);
+    // After recording stopped on a failure (a full disk): record again, into new segments
+    // (Station::resumeRecording); what the station did, also in the event log.
+    QString resumeRecording();
     // A packet type's settings (pipeline::Station::setPacketSettings) / the unknown packets' of a
     // stream; on success the profile has them and is unsaved, else `error` has the engine's reason.
     bool setPacketSettings(const QString& stream, const config::PacketSettings& settings, QString* error = nullptr);

@@ -11,6 +11,7 @@
 #include "ui/session/phased_timer.hpp"
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/recording_export_progress.hpp"
+#include "ui/widgets/recording_status_line.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -93,6 +94,9 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     top->addWidget(m_directoryLabel, 1);
     top->addWidget(m_browse);
     top->addWidget(m_refresh);
+
+    m_recordingStatus = new RecordingStatusLine(session, this);
+    connect(m_recordingStatus, &RecordingStatusLine::resumed, this, &RecordingsBrowser::refresh);
 
     m_listMessage = new QLabel(this);
     m_listMessage->setObjectName(QStringLiteral("listMessage"));
@@ -188,6 +192,7 @@ RecordingsBrowser::RecordingsBrowser(StationSession& session, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(m_recordingStatus);
     layout->addWidget(m_listMessage);
     layout->addWidget(m_view, 1);
     layout->addWidget(controls);

@@ -13,6 +13,8 @@
 //   background (RecordingExportProgress under the controls: progress, Cancel, the outcome), one at a
 //   time; exportFinished(message) says how it went (the main window's status bar). The last export's
 //   parameters, layout and file are offered again.
+// - Under the directory, the recorder's state (RecordingStatusLine): where it records, or why it stopped
+//   with "Resume recording"; resuming lists the directory again.
 // - Below, one row per playback (file://) stream of the station: progress, state, Pause/Resume
 //   (Station::pauseStream, live) and Stop (emits removeStreamRequested: the session removes the
 //   stream). From the session's snapshot of each tick (once a second) while visible.
@@ -50,6 +52,7 @@ class PhasedTimer;
 
 class RecordingExportDialog;
 class RecordingExportProgress;
+class RecordingStatusLine;
 class RecordingsModel;
 class StationSession;
 
@@ -90,6 +93,8 @@ public:
     [[nodiscard]] QAbstractButton* stopButton(const QString& stream) const;
 
     [[nodiscard]] RecordingsModel* model() const noexcept { return m_model; }
+    // The recorder's state, and "Resume recording" after a failure.
+    [[nodiscard]] RecordingStatusLine* recordingStatus() const noexcept { return m_recordingStatus; }
     [[nodiscard]] QTableView* view() const noexcept { return m_view; }
     [[nodiscard]] QComboBox* speedCombo() const noexcept { return m_speed; }
     [[nodiscard]] QCheckBox* rangeCheck() const noexcept { return m_range->check(); }
@@ -164,6 +169,7 @@ private:
     QPushButton* m_browse = nullptr;
     QPushButton* m_refresh = nullptr;
     QLabel* m_listMessage = nullptr;
+    RecordingStatusLine* m_recordingStatus = nullptr;
     QTableView* m_view = nullptr;
     QComboBox* m_speed = nullptr;
     UtcTimeRange* m_range = nullptr;

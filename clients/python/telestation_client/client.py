@@ -250,3 +250,9 @@ class Client:
     def stop_stream(self, name: str) -> str:
         """Stops a stream. Returns what the station did."""
         return self._unary(self.stub.StopStream, pb.StreamRequest(client_name=self._client_name, stream=name)).message
+
+    def resume_recording(self) -> str:
+        """After recording stopped on a failure (a full disk): records again, each stream into a new
+        segment. Returns what the station did ("nothing to resume" when recording had not stopped)."""
+        return self._unary(self.stub.ResumeRecording,
+                           pb.ResumeRecordingRequest(client_name=self._client_name)).message

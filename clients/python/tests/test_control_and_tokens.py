@@ -71,6 +71,11 @@ def test_stop_and_start_a_stream(station, client):
     assert client.info().streams[0].running
 
 
+def test_resume_recording_when_nothing_stopped(station, client):
+    # The full disk itself: tests/integration/tst_rpc_recording_full.cpp (needs root to mount a tmpfs).
+    assert "nothing to resume" in client.resume_recording()
+
+
 def test_tokens_refuse_what_they_must(bin_dir):
     with LocalStation(bin_dir, tokens=[READER, CONTROLLER], duration=STATION_SECONDS) as station:
         def code(call):
@@ -90,6 +95,7 @@ def test_tokens_refuse_what_they_must(bin_dir):
             assert code(reader.info) == grpc.StatusCode.OK
             assert code(lambda: reader.stop_stream("tm")) == grpc.StatusCode.PERMISSION_DENIED
             assert code(lambda: reader.set_mode("tm", "Packet5", "passThru")) == grpc.StatusCode.PERMISSION_DENIED
+            assert code(reader.resume_recording) == grpc.StatusCode.PERMISSION_DENIED
             assert reader.info().streams[0].running
         with station.client(token=CONTROLLER["token"]) as controller:
             assert code(lambda: controller.stop_stream("tm")) == grpc.StatusCode.OK
