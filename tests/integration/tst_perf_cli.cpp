@@ -229,8 +229,7 @@ private Q_SLOTS:
     // Without a display the GUI period is refused before anything starts, saying how to get one.
     void guiPeriodNeedsADisplay()
     {
-        const Outcome r = runPerf({"endurance", "--duration", "40s", "--demo-streams", "2Mbps", "--gui-last", "20s"}, 30000,
-                                  true);
+        const Outcome r = runPerf({"endurance", "--duration", "2m", "--demo-streams", "2Mbps", "--gui-last", "1m"}, 30000, true);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("DISPLAY is not set")), qPrintable(r.err));
     }

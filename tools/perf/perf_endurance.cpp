@@ -10,6 +10,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstring>
 
@@ -156,11 +157,14 @@ std::string runEndurance(const EnduranceOptions& options, StationHost& host, End
             simExit = sim.wait(10);
             break;
         }
-        const bool guiOpening = gui && !guiOpenedAt && (guiOpenedAt = host.displaysOpenedAt());
+        // The displays' opening is sampled at once: the first sample of the GUI period, at its start.
+        const bool guiOpening = gui && !guiOpenedAt && host.displaysOpened();
+        if (guiOpening)
+            guiOpenedAt = secondsSince(started);
         if (guiOpening || Clock::now() >= nextSample) {
             if (const auto s = host.sample()) {
                 EnduranceSample sample;
-                sample.seconds = secondsSince(started);
+                sample.seconds = guiOpening ? *guiOpenedAt : secondsSince(started);
                 sample.rssBytes = s->rssBytes;
                 sample.cpuPercent = sample.seconds > lastAt ? 100 * (s->cpuSeconds - lastCpu) / (sample.seconds - lastAt) : 0;
                 sample.received = s->received;
@@ -222,7 +226,8 @@ std::string runEndurance(const EnduranceOptions& options, StationHost& host, End
         if (cpuAtGui >= 0 && lastAt > *guiOpenedAt)
             out.guiMeanCpuPercent = 100 * (lastCpu - cpuAtGui) / (lastAt - *guiOpenedAt);
     }
-    out.memory = memoryPeriod(out.samples, 0, out.warmupSeconds, guiOpenedAt ? *guiOpenedAt : end);
+    // Before the displays opened: up to the last sample before the GUI period's first.
+    out.memory = memoryPeriod(out.samples, 0, out.warmupSeconds, guiOpenedAt ? std::nextafter(*guiOpenedAt, 0.0) : end);
     judgeMemory(out.memory, options.maxRssGrowthPercent, gui ? " (before the displays opened)" : "", f);
     out.rssAfterWarmup = out.memory.afterWarmup;
     out.rssAtEnd = out.memory.atEnd;

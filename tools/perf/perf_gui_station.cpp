@@ -124,16 +124,15 @@ std::string GuiStationHost::start(const std::string& tag, Json profile, const st
         }
         sleepMs(20);
     }
-    m_started = Clock::now();
-    m_displaysOpenedAt.reset();
+    m_displaysOpened = false;
     return {};
 }
 
-std::optional<double> GuiStationHost::displaysOpenedAt()
+bool GuiStationHost::displaysOpened()
 {
-    if (!m_displaysOpenedAt && m_station && readFile(m_dir / "station.out").find(kDisplaysOpened) != std::string::npos)
-        m_displaysOpenedAt = secondsSince(m_started);
-    return m_displaysOpenedAt;
+    if (!m_displaysOpened && m_station)
+        m_displaysOpened = readFile(m_dir / "station.out").find(kDisplaysOpened) != std::string::npos;
+    return m_displaysOpened;
 }
 
 std::optional<StationSample> GuiStationHost::sample()

@@ -39,15 +39,14 @@ public:
     [[nodiscard]] std::string stationAddress() const override { return "127.0.0.1"; }
     [[nodiscard]] std::string returnAddress() const override { return "127.0.0.1"; }
     [[nodiscard]] bool local() const override { return true; }
-    std::optional<double> displaysOpenedAt() override;
+    bool displaysOpened() override;
 
 private:
     RunOptions m_options;
     GuiPlan m_plan;
     std::unique_ptr<Child> m_station, m_stats;
     std::filesystem::path m_dir, m_recordings;
-    Clock::time_point m_started;
-    std::optional<double> m_displaysOpenedAt;
+    bool m_displaysOpened = false;
 };
 
 } // namespace telestation::perf

@@ -62,9 +62,9 @@ public:
     [[nodiscard]] virtual std::string stationAddress() const = 0;
     [[nodiscard]] virtual std::string returnAddress() const = 0;
     [[nodiscard]] virtual bool local() const = 0;
-    // A GUI station (GuiStationHost): when its displays opened, in seconds after start() returned;
-    // nullopt before they did, and for a headless station.
-    [[nodiscard]] virtual std::optional<double> displaysOpenedAt() { return std::nullopt; }
+    // A GUI station (GuiStationHost): whether its displays have opened (it said so); never for a
+    // headless station.
+    [[nodiscard]] virtual bool displaysOpened() { return false; }
 };
 
 // A stream whose source starts so is a TCP server (the simulator connects to it); any other is UDP.
