@@ -4,6 +4,8 @@
 #include "app/consumers.hpp"
 #include "app/demo.hpp"
 #include "app/headless.hpp"
+#include "app/later_displays.hpp"
+#include "app/quit_on_signal.hpp"
 #include "app/station_logging.hpp"
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
@@ -60,6 +62,10 @@ int main(int argc, char** argv)
                                      "each may end in @STREAM.");
     cli.addFlag("quiet", "Headless: no status lines (the final summary is still printed).");
     cli.addOption("mdb", "FILE", "Mission database to load: .mdb, XTCE .xml or .tdef (told apart by content); default: the training database.");
+    cli.addOption("displays", "FILE", "Open the displays of this display file (.tsdisplays, JSON) instead of the ones "
+                                      "open when the window last closed (with --demo: instead of the demo's).");
+    cli.addOption("displays-after", "SECONDS", "Open --displays only SECONDS after the window is shown, beside what is "
+                                               "open (a long run's last part; prints 'displays opened: N from FILE').");
     cli.addOption("quit-after", "MS", "Close the window after MS milliseconds (for tests and screenshots).", true);
     cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
     // Log lines go to stderr: stdout carries what the program reports (summaries, help).
@@ -125,7 +131,17 @@ int main(int argc, char** argv)
         return runHeadless(*mission.database, mdbPath);
     }
 
+    const auto displaysAfter = cli.number("displays-after", -1);
+    if (!displaysAfter || (cli.isSet("displays-after") && (*displaysAfter < 0 || !cli.isSet("displays")))) {
+        std::fprintf(stderr, "telestation: %s\n", !displaysAfter ? displaysAfter.error().message.c_str()
+                                                                : "--displays-after takes SECONDS >= 0 and needs --displays");
+        return 2;
+    }
+
+    // Before any thread starts (Qt's, the station's): every thread inherits the blocked signals.
+    app::QuitOnSignal::blockSignals();
     QApplication app(argc, argv);
+    app::QuitOnSignal quitOnSignal;
     QApplication::setApplicationName(QStringLiteral("Telestation"));
     QApplication::setOrganizationName(QStringLiteral("Telestation"));
     QApplication::setApplicationVersion(QString::fromLatin1(kVersion));
@@ -173,6 +189,13 @@ int main(int argc, char** argv)
             return 1;
         }
     }
+    if (cli.isSet("displays")) {
+        displays = ui::loadDisplayFile(QString::fromStdString(cli.value("displays")), &problem);
+        if (!displays) {
+            std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
+            return 2;
+        }
+    }
     const auto& profile = session.profile();
     if (const auto warning = app::setupLogging(profile.logDirectory, profile.logLevel); !warning.empty())
         std::fprintf(stderr, "telestation: %s\n", warning.c_str());
@@ -187,8 +210,12 @@ int main(int argc, char** argv)
         ui::ApiHost api(session); // the user API, following the session's station
         ui::MainWindow window(session);
         api.showIn(window);
-        window.restoreLayout(displays);
+        const bool later = cli.isSet("displays-after");
+        window.restoreLayout(later ? std::optional(QList<QJsonObject>{}) : displays);
         window.show();
+        if (later)
+            app::openDisplaysLater(window, *displays, QString::fromStdString(cli.value("displays")),
+                                   static_cast<int>(*displaysAfter * 1000));
         if (*quitAfterMs >= 0)
             ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));
         rc = QApplication::exec();

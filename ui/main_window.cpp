@@ -680,38 +680,10 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
     if (!restored) {
         // First start: displays take most of the width, the mission database a sixth (its tree would
         // otherwise ask for room its columns do not need), the streams and packet tables the rest.
-        // A packet view needs less room than a table of values: it shares the first value display's place
-        // as a tab (values in front), so that the values and the plots have the height.
-        DisplayDock* firstValues = nullptr;
-        for (auto* d : displays())
-            if (!firstValues && d->spec().value(QStringLiteral("type")).toString() == QLatin1String("values"))
-                firstValues = d;
-        if (firstValues) {
-            for (auto* d : displays())
-                if (d->spec().value(QStringLiteral("type")).toString() == QLatin1String("packet"))
-                    tabifyDockWidget(firstValues, d);
-            firstValues->raise();
-        }
         // Sized once the window is shown and laid out: before that, the dock areas have no size to share.
+        QTimer::singleShot(0, this, [this] { fitFrameToScreen(); });
+        arrangeDisplays();
         QTimer::singleShot(0, this, [this] {
-            fitFrameToScreen();
-            QList<QDockWidget*> right;
-            QList<int> widths, heights;
-            int totalHeight = 0, totalWeight = 0;
-            for (auto* d : displays()) {
-                right << d;
-                widths << width() * 48 / 100;
-                const QString type = d->spec().value(QStringLiteral("type")).toString();
-                heights << (type == QLatin1String("plot") ? 4 : 3);
-                totalWeight += heights.back();
-                totalHeight += d->height();
-            }
-            for (int& h : heights) // pixels: the docks' present height shared by weight
-                h = totalHeight * h / std::max(totalWeight, 1);
-            if (!right.isEmpty()) {
-                resizeDocks(right, widths, Qt::Horizontal);
-                resizeDocks(right, heights, Qt::Vertical);
-            }
             if (auto* browser = findChild<QDockWidget*>(QStringLiteral("missionDock")))
                 resizeDocks({browser}, {width() / 6}, Qt::Horizontal);
             // The event log and alarms below: a little over a fifth of the height (five rows at 1080 px,
@@ -719,6 +691,50 @@ void MainWindow::restoreLayout(const std::optional<QList<QJsonObject>>& displays
             resizeDocks({m_eventLog}, {std::max(170, height() * 22 / 100)}, Qt::Vertical);
         });
     }
+}
+
+void MainWindow::openDisplays(const QList<QJsonObject>& specs)
+{
+    for (const auto& spec : specs)
+        openDisplay(spec);
+    arrangeDisplays();
+}
+
+void MainWindow::arrangeDisplays()
+{
+    // A packet view needs less room than a table of values: it shares the first value display's place
+    // as a tab (values in front), so that the values and the plots have the height.
+    DisplayDock* firstValues = nullptr;
+    for (auto* d : displays())
+        if (!firstValues && d->spec().value(QStringLiteral("type")).toString() == QLatin1String("values"))
+            firstValues = d;
+    if (firstValues) {
+        for (auto* d : displays())
+            if (d->spec().value(QStringLiteral("type")).toString() == QLatin1String("packet"))
+                tabifyDockWidget(firstValues, d);
+        firstValues->raise();
+    }
+    // Sized once laid out (the window shown): the displays take about half the width, a plot a third
+    // more height than a table.
+    QTimer::singleShot(0, this, [this] {
+        QList<QDockWidget*> right;
+        QList<int> widths, heights;
+        int totalHeight = 0, totalWeight = 0;
+        for (auto* d : displays()) {
+            right << d;
+            widths << width() * 48 / 100;
+            const QString type = d->spec().value(QStringLiteral("type")).toString();
+            heights << (type == QLatin1String("plot") ? 4 : 3);
+            totalWeight += heights.back();
+            totalHeight += d->height();
+        }
+        for (int& h : heights) // pixels: the docks' present height shared by weight
+            h = totalHeight * h / std::max(totalWeight, 1);
+        if (!right.isEmpty()) {
+            resizeDocks(right, widths, Qt::Horizontal);
+            resizeDocks(right, heights, Qt::Vertical);
+        }
+    });
 }
 
 StatisticsDialog* MainWindow::statisticsDialog()

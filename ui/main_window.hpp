@@ -62,6 +62,10 @@ public:
     DisplayDock* openDisplay(QJsonObject spec);
     [[nodiscard]] QList<DisplayDock*> displays() const;
     bool openDisplayFile(const QString& path, QString* error = nullptr);
+    // Opens displays beside those open and lays them all out as on a first start (a packet view tabbed
+    // behind the first value display; displays about half the width): a display file opened later in
+    // a run (`telestation --displays FILE --displays-after S`).
+    void openDisplays(const QList<QJsonObject>& specs);
     bool saveDisplayFile(const QString& path, QString* error = nullptr) const;
 
     // Profile actions (File menu). Each asks about unsaved changes first; false when cancelled/failed.
@@ -118,6 +122,7 @@ private:
     [[nodiscard]] QString saveProfileFileName();
     void addParametersToValues(const QStringList& names);
     DisplayDock* newDisplay(const QString& type);
+    void arrangeDisplays(); // the first start's arrangement of the open displays
     [[nodiscard]] QString nextDisplayName() const;
 
     StationSession& m_session;

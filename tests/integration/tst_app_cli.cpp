@@ -1,5 +1,6 @@
 // The executables as a user starts them: --help and --version without a display, --headless with the
-// training mission database, argument errors, and the GUI starting and quitting cleanly.
+// training mission database, argument errors, and the GUI starting and quitting cleanly (SIGTERM too),
+// with displays opened later.
 #include "tests/support/test_paths.hpp"
 
 #include <QtTest>
@@ -154,6 +155,48 @@ private slots:
                             QStringLiteral("offscreen"));
         QCOMPARE(bad.exitCode, 1);
         QVERIFY(bad.err.contains(unwritable));
+    }
+
+    // `--displays FILE --displays-after S`: the window starts without displays and opens the file's S
+    // seconds later, saying so on stdout; SIGTERM then ends the workstation cleanly (exit 0, the
+    // station stopped). Settings of its own: nothing of the user's is read or written.
+    void displaysOpenLaterAndSigtermEndsCleanly()
+    {
+#if defined(__SANITIZE_THREAD__)
+        QSKIP("GUI processes are not checked under ThreadSanitizer (uninstrumented Qt); the other presets run this");
+#endif
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.filePath(QStringLiteral("data")));
+        p.setProcessEnvironment(env);
+        p.setWorkingDirectory(home.path()); // the new profile's relative logs/ and recordings/
+        const QString displays = QString::fromStdString(telestation::test::dataDir()) + QStringLiteral("/displays/demo.json");
+        p.start(telestation::test::binDir() + QStringLiteral("/telestation"),
+                {QStringLiteral("--displays"), displays, QStringLiteral("--displays-after"), QStringLiteral("0.5")});
+        QVERIFY(p.waitForStarted(10000));
+        QByteArray out;
+        while (!out.contains("displays opened:") && p.state() == QProcess::Running)
+            if (p.waitForReadyRead(60000))
+                out += p.readAllStandardOutput();
+        QVERIFY2(out.contains("displays opened: 3 from " + displays.toUtf8()), out.constData());
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("stopping on SIGTERM")), qPrintable(err));
+    }
+
+    void displaysAfterNeedsDisplays()
+    {
+        const Run r = run(QStringLiteral("telestation"), {QStringLiteral("--displays-after"), QStringLiteral("5")},
+                          QStringLiteral("offscreen"));
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("needs --displays")), qPrintable(r.err));
     }
 };
 

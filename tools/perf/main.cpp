@@ -4,6 +4,7 @@
 //   telestation-perf [--tests 1,2,...] [--seconds S] [--quick] [--out DIR] ...   the eight tests
 //   telestation-perf --consumer external|external-python [--tests 1,5] ...       with API clients as consumers
 //   telestation-perf endurance --duration 2m [--out DIR] ...                     the endurance run
+//   telestation-perf endurance --duration 2h --demo-streams 10Mbps --gui-last 1h  issue 17's long run
 //   telestation-perf limits [--rate MBPS] [--rounds N] [--wait-idle LOAD] ...   limit transitions (issue 14)
 //   telestation-perf agent --listen ADDRESS:PORT                                 runs stations for a
 //       telestation-perf on another machine given --station HOST:PORT
@@ -11,7 +12,9 @@
 #include "core/common/paths.hpp"
 #include "core/common/time_text.hpp"
 #include "core/mdb/sqlite_store.hpp"
+#include "sim/engine/rate.hpp"
 #include "tools/perf/perf_external_consumers.hpp"
+#include "tools/perf/perf_gui_station.hpp"
 #include "tools/perf/perf_report.hpp"
 #include "tools/perf/perf_station_host.hpp"
 
@@ -73,6 +76,17 @@ std::optional<double> parseDuration(std::string text)
     if (!value || *value <= 0)
         return std::nullopt;
     return *value * unit;
+}
+
+// "10Mbps", "500kbps", "2.5" (Mbit/s) in Mbit/s.
+std::optional<double> parseMegabits(const std::string& text)
+{
+    if (const auto plain = text::parsePlainDecimal(text))
+        return *plain > 0 ? std::optional(*plain) : std::nullopt;
+    const auto rate = sim::parseRate(text);
+    if (!rate || rate->unit != sim::Rate::Unit::BitsPerSecond)
+        return std::nullopt;
+    return rate->value / 1e6;
 }
 
 // Options both commands take.
@@ -175,11 +189,19 @@ int runEnduranceCommand(int argc, char** argv)
     cli.addOption("warmup", "D", "Warm-up before memory is compared (default 10% of the duration, 10 s .. 10 min).");
     cli.addOption("sample", "D", "Memory and CPU sampling interval (default duration/240, 1 s .. 60 s).");
     cli.addOption("max-growth", "PERCENT", "Allowed resident memory growth after the warm-up (default 5).");
+    cli.addOption("demo-streams", "RATE", "Add the demo scenario's fault-free streams (health, tcp-mix), scaled to send "
+                                          "RATE together (10Mbps, 500kbps; a plain number is Mbit/s).");
+    cli.addOption("gui-last", "D", "Run the station as the GUI workstation on $DISPLAY and open the demo's displays (and "
+                                   "TReK's value display) for the last D of the run; needs --demo-streams.");
+    cli.addOption("gui-warmup", "D", "The GUI period's warm-up before its memory is compared (default a quarter of "
+                                     "--gui-last, 30 s .. 15 min).");
+    cli.addOption("max-gui-growth", "PERCENT", "Allowed resident memory growth in the GUI period after its warm-up (default 5).");
     if (const auto exit = cli.parseOrExit(argc, argv))
         return *exit;
     EnduranceOptions options;
     for (const auto& [name, target] : {std::pair<const char*, double*>{"duration", &options.durationSeconds},
-                                       {"warmup", &options.warmupSeconds}, {"sample", &options.sampleSeconds}}) {
+                                       {"warmup", &options.warmupSeconds}, {"sample", &options.sampleSeconds},
+                                       {"gui-last", &options.guiLastSeconds}, {"gui-warmup", &options.guiWarmupSeconds}}) {
         if (!cli.isSet(name))
             continue;
         const auto d = parseDuration(cli.value(name));
@@ -196,6 +218,34 @@ int runEnduranceCommand(int argc, char** argv)
         return 2;
     }
     options.maxRssGrowthPercent = *growth;
+    const auto guiGrowth = cli.number("max-gui-growth", 5);
+    if (!guiGrowth || *guiGrowth <= 0) {
+        std::fprintf(stderr, "%s: --max-gui-growth takes a percentage above zero\n", kProgram);
+        return 2;
+    }
+    options.maxGuiGrowthPercent = *guiGrowth;
+    if (cli.isSet("demo-streams")) {
+        const auto mbps = parseMegabits(cli.value("demo-streams"));
+        if (!mbps) {
+            std::fprintf(stderr, "%s: --demo-streams takes a rate such as 10Mbps or 500kbps, not '%s'\n", kProgram,
+                         cli.value("demo-streams").c_str());
+            return 2;
+        }
+        options.demoStreamsMbps = *mbps;
+    }
+    if (const auto e = checkEnduranceOptions(options); !e.empty()) {
+        std::fprintf(stderr, "%s: %s\n", kProgram, e.c_str());
+        return 2;
+    }
+    const bool gui = options.guiLastSeconds > 0;
+    if (gui && cli.isSet("station")) {
+        std::fprintf(stderr, "%s: --gui-last runs the GUI station on this machine; leave out --station\n", kProgram);
+        return 2;
+    }
+    if (const auto e = gui ? guiUnavailable() : std::string(); !e.empty()) {
+        std::fprintf(stderr, "%s: --gui-last: %s\n", kProgram, e.c_str());
+        return 2;
+    }
     Common common;
     if (const int rc = setUpCommon(cli, common); rc != 0)
         return rc;
@@ -206,7 +256,10 @@ int runEnduranceCommand(int argc, char** argv)
                 rateNumber(options.durationSeconds).c_str(), common.out.c_str());
     std::printf("%10s %12s %10s %12s\n", "seconds", "RSS MiB", "CPU %", "received");
     std::fflush(stdout);
-    const auto host = makeHost(cli, common.run);
+    GuiPlan plan;
+    plan.displayFile = common.run.workDir / "endurance" / "gui-displays.json"; // written by runEndurance
+    plan.displaysAfterSeconds = options.durationSeconds - options.guiLastSeconds;
+    const std::unique_ptr<StationHost> host = gui ? std::make_unique<GuiStationHost>(common.run, plan) : makeHost(cli, common.run);
     if (!host) {
         cleanUp(common);
         return 1;
@@ -224,15 +277,8 @@ int runEnduranceCommand(int argc, char** argv)
     }
     const std::string md = enduranceMarkdown(options, result, machineText() + "; " + kernelText(), date, commandText(argc, argv, "endurance"));
     std::printf("\n%s", md.c_str());
-    Json samples = Json::array();
-    for (const auto& s : result.samples)
-        samples.push_back({{"seconds", s.seconds}, {"rssBytes", s.rssBytes}, {"cpuPercent", s.cpuPercent}, {"received", s.received}});
-    const Json j = {{"passed", result.passed}, {"failure", result.failure}, {"sent", result.sent},
-                    {"received", result.received}, {"decoded", result.decoded}, {"recorded", result.recorded},
-                    {"forwarded", result.forwarded}, {"arrived", result.arrived}, {"rssAfterWarmup", result.rssAfterWarmup},
-                    {"rssAtEnd", result.rssAtEnd}, {"rssPeak", result.rssPeak}, {"rssGrowthPercent", result.rssGrowthPercent},
-                    {"meanCpuPercent", result.meanCpuPercent}, {"seconds", result.seconds}, {"samples", samples}};
-    const bool saved = save(common.out / "endurance.md", md) && save(common.out / "endurance.json", j.dump(2) + "\n");
+    const bool saved = save(common.out / "endurance.md", md)
+        && save(common.out / "endurance.json", enduranceJson(options, result).dump(2) + "\n");
     cleanUp(common);
     if (!saved)
         return 1;

@@ -244,29 +244,105 @@ std::vector<ChartRow> chartRows(const SuiteReport& report)
     return rows;
 }
 
+namespace {
+
+std::string mib(std::uint64_t bytes)
+{
+    return fixed(double(bytes) / (1024.0 * 1024.0), 1) + " MiB";
+}
+
+std::string levelledText(const MemoryPeriod& m)
+{
+    if (!m.measured)
+        return "—";
+    return fixed(m.levelledOffAt - m.from, 0) + " s after the period began (within " + fixed(kLevelPercent, 0)
+        + " % of its end value from then on)";
+}
+
+Json memoryJson(const MemoryPeriod& m)
+{
+    return {{"from", m.from}, {"warmupEnd", m.warmupEnd}, {"to", m.to}, {"measured", m.measured}, {"rssAtStart", m.atStart},
+            {"rssAfterWarmup", m.afterWarmup}, {"rssAtEnd", m.atEnd}, {"rssPeak", m.peak},
+            {"rssGrowthPercent", m.growthPercent}, {"levelledOffAt", m.levelledOffAt}};
+}
+
+} // namespace
+
 std::string enduranceMarkdown(const EnduranceOptions& options, const EnduranceResult& r, const std::string& machine,
                               const std::string& date, const std::string& command)
 {
-    const auto mib = [](std::uint64_t bytes) { return fixed(double(bytes) / (1024.0 * 1024.0), 1) + " MiB"; };
+    const bool gui = r.gui.has_value();
     std::string md;
     md += "## telestation-perf endurance, " + date + "\n\n";
     md += "- Machine: " + machine + "\n- Command: `" + command + "`\n";
     md += "- Configuration (TReK's endurance test): stream `realtime` Packet 5 at 100 packets/s (1 Mbit/s), processed "
           "entirely; stream `lowrate` Packet 5 at 1 packet/s (10 kbit/s), processed, recorded and forwarded; a value "
-          "display of 72 parameters read every second.\n\n";
-    md += "| | |\n|---|---|\n";
+          "display of 72 parameters read every second"
+        + std::string(options.guiLastSeconds > 0 ? " (the workstation's, in the GUI period)" : "") + ".\n";
+    if (options.demoStreamsMbps > 0)
+        md += "- The demo's fault-free streams (`health` UDP, `tcp-mix` TCP) at " + rateNumber(options.demoStreamsMbps)
+            + " Mbit/s together, their packet types as the training profile sets them.\n";
+    if (options.guiLastSeconds > 0)
+        md += "- The station is the GUI workstation (`telestation --profile`) for the whole run; the demo's displays "
+              "(value display, two plots of five curves, packet view) and TReK's value display open for the last "
+            + rateNumber(options.guiLastSeconds) + " s (`--displays-after`).\n";
+    md += "\n| | |\n|---|---|\n";
     md += "| result | " + std::string(r.passed ? "**passed**" : "**failed**: " + r.failure) + " |\n";
     md += "| duration | " + fixed(r.seconds, 0) + " s (warm-up " + fixed(r.warmupSeconds, 0) + " s) |\n";
     md += "| packets sent / received | " + grouped(double(r.sent)) + " / " + grouped(double(r.received)) + " |\n";
     md += "| parameters decoded | " + grouped(double(r.decoded)) + " |\n";
     md += "| recorded / forwarded / arrived at the destination | " + grouped(double(r.recorded)) + " / "
         + grouped(double(r.forwarded)) + " / " + grouped(double(r.arrived)) + " |\n";
-    md += "| resident memory after warm-up / at the end / peak | " + mib(r.rssAfterWarmup) + " / " + mib(r.rssAtEnd) + " / "
-        + mib(r.rssPeak) + " |\n";
-    md += "| resident memory growth after warm-up | " + fixed(r.rssGrowthPercent, 2) + " % (limit "
+    const std::string before = gui ? ", before the displays opened" : "";
+    md += "| resident memory after warm-up / at the end / peak" + before + " | " + mib(r.rssAfterWarmup) + " / "
+        + mib(r.rssAtEnd) + " / " + mib(r.rssPeak) + " |\n";
+    md += "| resident memory growth after warm-up" + before + " | " + fixed(r.rssGrowthPercent, 2) + " % (limit "
         + fixed(options.maxRssGrowthPercent, 0) + " %) |\n";
+    md += "| resident memory levelled off" + before + " | " + levelledText(r.memory) + " |\n";
     md += "| station CPU, mean | " + fixed(r.meanCpuPercent, 1) + " % of one core |\n";
+    if (gui) {
+        const MemoryPeriod& g = *r.gui;
+        md += "| GUI period | displays opened at " + fixed(g.from, 0) + " s (planned " + fixed(r.guiPlannedAt, 0)
+            + " s), to " + fixed(g.to, 0) + " s; warm-up " + fixed(g.warmupEnd - g.from, 0) + " s |\n";
+        md += "| GUI period: resident memory when the displays opened / after its warm-up / at the end / peak | "
+            + mib(g.atStart) + " / " + mib(g.afterWarmup) + " / " + mib(g.atEnd) + " / " + mib(g.peak) + " |\n";
+        md += "| GUI period: resident memory growth after its warm-up | " + fixed(g.growthPercent, 2) + " % (limit "
+            + fixed(options.maxGuiGrowthPercent, 0) + " %) |\n";
+        md += "| GUI period: resident memory levelled off | " + levelledText(g) + " |\n";
+        md += "| GUI period: station CPU, mean | " + fixed(r.guiMeanCpuPercent, 1) + " % of one core |\n";
+    }
+    md += "\n| stream | Mbit/s sent | sent | received | processed | parameters decoded | recorded | forwarded |\n";
+    md += "|---|---|---|---|---|---|---|---|\n";
+    for (const StreamDelivery& s : r.delivery.streams)
+        md += "| " + s.name + " | " + fixed(s.mbps, 3) + " | " + grouped(double(s.sent)) + " | " + grouped(double(s.received))
+            + " | " + grouped(double(s.processed)) + " | " + grouped(double(s.decoded)) + " | " + grouped(double(s.recorded))
+            + " | " + grouped(double(s.forwarded)) + " |\n";
     return md;
+}
+
+Json enduranceJson(const EnduranceOptions& options, const EnduranceResult& r)
+{
+    Json samples = Json::array();
+    for (const auto& s : r.samples)
+        samples.push_back({{"seconds", s.seconds}, {"rssBytes", s.rssBytes}, {"cpuPercent", s.cpuPercent}, {"received", s.received}});
+    Json streams = Json::array();
+    for (const StreamDelivery& s : r.delivery.streams)
+        streams.push_back({{"name", s.name}, {"mbps", s.mbps}, {"sent", s.sent}, {"received", s.received},
+                           {"processed", s.processed}, {"decoded", s.decoded}, {"recorded", s.recorded},
+                           {"forwarded", s.forwarded}});
+    Json j = {{"passed", r.passed}, {"failure", r.failure}, {"sent", r.sent}, {"received", r.received},
+              {"decoded", r.decoded}, {"recorded", r.recorded}, {"forwarded", r.forwarded}, {"arrived", r.arrived},
+              {"rssAfterWarmup", r.rssAfterWarmup}, {"rssAtEnd", r.rssAtEnd}, {"rssPeak", r.rssPeak},
+              {"rssGrowthPercent", r.rssGrowthPercent}, {"maxRssGrowthPercent", options.maxRssGrowthPercent},
+              {"memory", memoryJson(r.memory)}, {"meanCpuPercent", r.meanCpuPercent}, {"seconds", r.seconds},
+              {"demoStreamsMbps", options.demoStreamsMbps}, {"streams", streams}, {"samples", samples}};
+    if (r.gui) {
+        j["gui"] = memoryJson(*r.gui);
+        j["gui"]["plannedAt"] = r.guiPlannedAt;
+        j["gui"]["meanCpuPercent"] = r.guiMeanCpuPercent;
+        j["gui"]["maxRssGrowthPercent"] = options.maxGuiGrowthPercent;
+    }
+    return j;
 }
 
 namespace {

@@ -32,6 +32,7 @@ struct SuiteReport {
 
 [[nodiscard]] std::string enduranceMarkdown(const EnduranceOptions& options, const EnduranceResult& result,
                                             const std::string& machine, const std::string& date, const std::string& command);
+[[nodiscard]] Json enduranceJson(const EnduranceOptions& options, const EnduranceResult& result);
 
 // Where the API consumers ran, in words: "in the station's process (its --consume)", "external C++ clients ...".
 [[nodiscard]] std::string consumerPlaceText(ConsumerPlace place);

@@ -1,5 +1,7 @@
 #include "tools/perf/perf_station_host.hpp"
 
+#include "tools/perf/perf_stats_file.hpp"
+
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -19,49 +21,6 @@ namespace telestation::perf {
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Progress {
-    std::uint64_t received = 0, processed = 0;
-    friend bool operator==(const Progress&, const Progress&) = default;
-};
-
-// The last complete line of the station's --stats-out file: its counts so far.
-std::optional<Progress> progressSoFar(const fs::path& statsFile)
-{
-    std::string text = readFile(statsFile);
-    while (!text.empty() && text.back() != '\n') // a line still being written
-        text.pop_back();
-    if (text.empty())
-        return std::nullopt;
-    text.pop_back();
-    const auto start = text.rfind('\n');
-    const Json j = Json::parse(start == std::string::npos ? text : text.substr(start + 1), nullptr, false);
-    if (j.is_discarded() || !j.contains("totals"))
-        return std::nullopt;
-    const Json& totals = member(j, "totals");
-    return Progress{u64(totals, "packetsReceived"), u64(totals, "packetsProcessed")};
-}
-
-// Waits until the station has received `expected` packets and processed what it received, or its
-// counts have not moved for 1.5 s (the rest was lost; a starved station can pause that long).
-void waitForCatchUp(const fs::path& statsFile, std::uint64_t expected)
-{
-    Progress last;
-    auto lastChange = Clock::now();
-    const auto deadline = Clock::now() + std::chrono::seconds(30);
-    while (Clock::now() < deadline) {
-        const auto now = progressSoFar(statsFile);
-        if (now && now->received >= expected && now->processed >= now->received)
-            return;
-        if (now && *now != last) {
-            last = *now;
-            lastChange = Clock::now();
-        } else if (secondsSince(lastChange) > 1.5) {
-            return;
-        }
-        sleepMs(20);
-    }
-}
 
 std::string systemError(const std::string& what)
 {
@@ -167,6 +126,52 @@ std::string openForwardDrain(ForwardDrain& drain, const StationHost& host)
     return systemError("cannot open the forward destination's socket");
 }
 
+std::string assignSources(Json& profile, const std::string& bindAddress, std::vector<std::uint16_t>& ports)
+{
+    Json& streams = profile["streams"];
+    if (!streams.is_array() || streams.empty())
+        return "the profile has no streams";
+    const std::vector<std::uint16_t> udp = freeUdpPorts(streams.size());
+    if (udp.empty())
+        return "no free UDP port on " + bindAddress;
+    ports.clear();
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+        const bool tcp = streams[i].value("source", std::string()).rfind(kTcpServerScheme, 0) == 0;
+        std::uint16_t port = udp[i];
+        while (tcp && (port = freeTcpPort()) != 0 && std::find(ports.begin(), ports.end(), port) != ports.end()) {
+        }
+        if (port == 0)
+            return "no free TCP port on " + bindAddress;
+        ports.push_back(port);
+        streams[i]["source"] = (tcp ? kTcpServerScheme : "udp://") + bindAddress + ":" + std::to_string(port);
+    }
+    return {};
+}
+
+std::string waitForSources(Child& station, const Json& profile, const std::vector<std::uint16_t>& ports,
+                           const fs::path& stationErr, double timeoutSeconds)
+{
+    const Json& streams = member(profile, "streams");
+    const auto open = [&] {
+        for (std::size_t i = 0; i < ports.size(); ++i) {
+            const bool tcp = streams.at(i).value("source", std::string()).rfind(kTcpServerScheme, 0) == 0;
+            if (!(tcp ? tcpPortListening(ports[i]) : udpPortBound(ports[i])))
+                return false;
+        }
+        return true;
+    };
+    const auto deadline = Clock::now() + std::chrono::duration<double>(timeoutSeconds);
+    while (!open()) {
+        if (auto e = station.wait(0))
+            return "the station exited (" + std::to_string(e->code) + ") before it bound its ports:\n"
+                + readFile(stationErr);
+        if (Clock::now() >= deadline)
+            return "the station did not bind its ports within " + rateNumber(timeoutSeconds) + " s";
+        sleepMs(10);
+    }
+    return {};
+}
+
 // ---- LocalStationHost ---------------------------------------------------------------------------------
 
 LocalStationHost::LocalStationHost(RunOptions options, std::string bindAddress)
@@ -187,14 +192,8 @@ std::string LocalStationHost::start(const std::string& tag, Json profile, const 
     fs::remove_all(m_recordings, ec);
     if (auto e = freshDirectory(m_dir / "logs"); !e.empty())
         return e;
-    Json& streams = profile["streams"];
-    if (!streams.is_array() || streams.empty())
-        return "the profile has no streams";
-    ports = freeUdpPorts(streams.size());
-    if (ports.empty())
-        return "no free UDP port on " + m_bindAddress;
-    for (std::size_t i = 0; i < streams.size(); ++i)
-        streams[i]["source"] = "udp://" + m_bindAddress + ":" + std::to_string(ports[i]);
+    if (auto e = assignSources(profile, m_bindAddress, ports); !e.empty())
+        return e;
     if (!writeFile(m_dir / "profile.json", profile.dump(2) + "\n"))
         return "cannot write " + (m_dir / "profile.json").string();
 
@@ -213,19 +212,9 @@ std::string LocalStationHost::start(const std::string& tag, Json profile, const 
         m_station.reset();
         return e;
     }
-    const auto bindDeadline = Clock::now() + std::chrono::seconds(15);
-    while (!std::all_of(ports.begin(), ports.end(), udpPortBound)) {
-        std::string failure;
-        if (auto e = m_station->wait(0))
-            failure = "the station exited (" + std::to_string(e->code) + ") before it bound its ports:\n"
-                + readFile(m_dir / "station.err");
-        else if (Clock::now() >= bindDeadline)
-            failure = "the station did not bind its ports within 15 s";
-        if (!failure.empty()) {
-            m_station.reset();
-            return failure;
-        }
-        sleepMs(10);
+    if (auto e = waitForSources(*m_station, profile, ports, m_dir / "station.err"); !e.empty()) {
+        m_station.reset();
+        return e;
     }
     return {};
 }

@@ -62,7 +62,22 @@ public:
     [[nodiscard]] virtual std::string stationAddress() const = 0;
     [[nodiscard]] virtual std::string returnAddress() const = 0;
     [[nodiscard]] virtual bool local() const = 0;
+    // A GUI station (GuiStationHost): whether its displays have opened (it said so); never for a
+    // headless station.
+    [[nodiscard]] virtual bool displaysOpened() { return false; }
 };
+
+// A stream whose source starts so is a TCP server (the simulator connects to it); any other is UDP.
+inline constexpr const char* kTcpServerScheme = "tcp-listen://";
+
+// Gives each stream of `profile` a source on `bindAddress` with a free port of its own, in order: a TCP
+// server for a stream whose source starts with kTcpServerScheme, else UDP. The ports in `ports`. Error
+// text, empty on success.
+[[nodiscard]] std::string assignSources(Json& profile, const std::string& bindAddress, std::vector<std::uint16_t>& ports);
+// Waits until `station`, started on `profile` as assignSources set it, has bound every source (error
+// text naming why not: it exited, with its stderr, or the time ran out).
+[[nodiscard]] std::string waitForSources(Child& station, const Json& profile, const std::vector<std::uint16_t>& ports,
+                                         const std::filesystem::path& stationErr, double timeoutSeconds = 15);
 
 // Opens `drain` where the host's station can reach it: on loopback, or on every address of this
 // machine for a station on another one. Error text, empty on success.
