@@ -229,7 +229,8 @@ struct PlaybackSource::Impl {
             c.current = c.segments[c.next++];
             c.readFromSegment = 0;
             const SegmentInfo& info = segments[c.current];
-            auto reader = SegmentReader::open(fs::path(directory).append(info.file).string());
+            const auto path = detail::segmentPath(directory, info.file);
+            auto reader = path ? SegmentReader::open(*path) : Result<std::unique_ptr<SegmentReader>>(path.error());
             if (!reader) {
                 report(info, "cannot read: " + reader.error().message);
                 endSegment(c);
@@ -340,7 +341,8 @@ Result<std::unique_ptr<PlaybackSource>> PlaybackSource::open(const std::string& 
         const bool uncounted =
             info.state == SegmentState::Open || (info.state == SegmentState::Damaged && info.packets == 0);
         if (uncounted && fs::is_directory(status)) {
-            fillFromScan(info, (fs::path(path) / info.file).string());
+            if (const auto file = detail::segmentPath(path, info.file))
+                fillFromScan(info, *file);
             if (info.packets == 0) { // still nothing: try it anyway, so that its problem is reported
                 impl->segments.push_back(std::move(info));
                 continue;

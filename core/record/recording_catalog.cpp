@@ -80,6 +80,13 @@ void bindSegment(sqlite::Statement& s, const SegmentInfo& info)
 
 namespace detail {
 
+Result<std::string> segmentPath(std::string_view directory, std::string_view file)
+{
+    if (file.empty() || file == "." || file == ".." || file.find_first_of(std::string_view("/\0", 2)) != std::string_view::npos)
+        return Error{"'" + std::string(file) + "' is not a file name in the recording directory", {}};
+    return (fs::path(directory) / file).string();
+}
+
 Status readSegmentRows(sqlite::Connection& db, std::string_view where, std::int64_t fromNs, std::int64_t toNs,
                        std::vector<SegmentInfo>& out)
 {
@@ -269,8 +276,8 @@ Status RecordingCatalog::Impl::recoverOpenSegments()
         if (info.state == SegmentState::Open)
             open.push_back(std::move(info));
     for (auto& info : open) {
-        const std::string path = (fs::path(directory) / info.file).string();
-        auto summary = detail::summarizeSegment(path);
+        const auto path = detail::segmentPath(directory, info.file);
+        auto summary = path ? detail::summarizeSegment(*path) : Result<detail::SegmentSummary>(path.error());
         if (!summary) {
             info.state = SegmentState::Damaged;
             info.problem = "recovery: " + summary.error().toString();
@@ -278,7 +285,7 @@ Status RecordingCatalog::Impl::recoverOpenSegments()
             info.apidPackets.clear();
             info.firstTimeNs = info.lastTimeNs = 0;
             std::error_code ec;
-            const auto size = fs::file_size(path, ec);
+            const auto size = path ? fs::file_size(*path, ec) : 0;
             info.bytes = ec ? 0 : size;
         } else {
             const auto& scan = summary->scan;

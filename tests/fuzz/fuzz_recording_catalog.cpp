@@ -1,10 +1,12 @@
 // Fuzz target: a recording directory whose catalog.sqlite is corrupt or hostile — opened the two ways
 // the station opens one: read-only for playback (record::PlaybackSource, played to its end) and
 // read-write by record::RecordingCatalog (schema and version checks, recovery of segments left open),
-// then listed. The directory also holds the segment file the seed catalogs list.
+// then listed. The directory also holds the segment file the seed catalogs list; beside the directory
+// lies another segment, which no catalog row may reach ("../outside.tsrec").
 //
 // Input: the catalog.sqlite file. SQLite's own -wal/-shm/-journal files are removed before each input.
-// Checks: playback finishes; the catalog's time-range query returns a subset of its segment list.
+// Checks: playback finishes and plays nothing from outside the directory; the catalog's time-range
+// query returns a subset of its segment list.
 #include "core/record/playback.hpp"
 #include "core/record/recording_catalog.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -25,6 +27,7 @@ const std::string& recordingDir()
         std::string d = fuzz::scratchDir() + "/recording";
         std::filesystem::create_directory(d);
         fuzz::writeExampleSegment(d + "/" + fuzz::kExampleSegmentName);
+        fuzz::writeExampleSegment(fuzz::scratchDir() + "/" + fuzz::kOutsideSegmentName, fuzz::kOutsideSegmentApid);
         return d;
     }();
     return dir;
@@ -40,7 +43,9 @@ void play(const std::string& dir)
         total += s.packets;
     for (std::uint64_t polls = 0; !(*source)->finished(); ++polls) {
         fuzz::check(polls <= total + (*source)->segments().size() + 1, "playback does not finish");
-        (void)(*source)->poll(std::chrono::milliseconds(0), [](const RecordMeta&, std::span<const std::uint8_t>) {});
+        (void)(*source)->poll(std::chrono::milliseconds(0), [](const RecordMeta& meta, std::span<const std::uint8_t>) {
+            fuzz::check(meta.apid != fuzz::kOutsideSegmentApid, "playback read a segment outside the recording directory");
+        });
     }
 }
 

@@ -96,21 +96,21 @@ void removeFile(const std::string& path)
     std::filesystem::remove(path, ignored);
 }
 
-void writeExampleSegment(const std::string& path)
+void writeExampleSegment(const std::string& path, std::uint16_t apid)
 {
     removeFile(path);
     auto writer = record::SegmentWriter::create(path, {record::kFormatVersion, kExampleSegmentStartNs, 1, "hk"});
     if (!writer)
         fail(writer.error().message);
-    // HK_Status-like packets of APID 100: 32 bytes, sequence counts 0, 1, 2, a millisecond apart.
+    // HK_Status-like packets: 32 bytes, sequence counts 0, 1, 2, a millisecond apart.
     for (int i = 0; i < kExampleSegmentRecords; ++i) {
         std::vector<std::uint8_t> packet(32, 0);
-        packet[0] = 0x00;
-        packet[1] = 100;
+        packet[0] = static_cast<std::uint8_t>(apid >> 8);
+        packet[1] = static_cast<std::uint8_t>(apid);
         packet[2] = 0xC0;
         packet[3] = static_cast<std::uint8_t>(i);
         packet[5] = 32 - 7;
-        (*writer)->append({kExampleSegmentStartNs + i * 1000000, 0, 100, false}, packet);
+        (*writer)->append({kExampleSegmentStartNs + i * 1000000, 0, apid, false}, packet);
     }
     if (!(*writer)->close())
         fail((*writer)->error());

@@ -51,7 +51,12 @@ void removeFile(const std::string& path);
 inline constexpr const char* kExampleSegmentName = "hk-20260101T000000-1.tsrec";
 inline constexpr std::int64_t kExampleSegmentStartNs = 1767225600000000000; // 2026-01-01T00:00:00Z
 inline constexpr int kExampleSegmentRecords = 3;
-void writeExampleSegment(const std::string& path);
+// The example segment's records have APID 100, or `apid` when given.
+void writeExampleSegment(const std::string& path, std::uint16_t apid = 100);
+// A segment the catalog target writes beside the recording directory, not in it (its records have APID
+// 200): a catalog row naming "../" + this must never be read.
+inline constexpr const char* kOutsideSegmentName = "outside.tsrec";
+inline constexpr std::uint16_t kOutsideSegmentApid = 200;
 
 // The training mission (resources/mdb/training.tdef), JPSS-1 and IMAP-IDEX (XTCE, ../shared/data),
 // each read once; abort with the diagnostics when one does not load.

@@ -123,8 +123,9 @@ Bytes segmentSeed(const std::vector<Bytes>& packets, const std::string& stream)
     return out;
 }
 
-// A recording catalog listing the example segment in `state`, as the recorder's catalog writes it.
-Bytes catalogSeed(record::SegmentState state)
+// A recording catalog listing the example segment under these names and states, as the recorder's
+// catalog writes it.
+Bytes catalogSeed(const std::vector<std::pair<std::string, record::SegmentState>>& rows)
 {
     const std::string dir = fuzz::scratchDir() + "/catalog-seed";
     fs::remove_all(dir);
@@ -132,23 +133,25 @@ Bytes catalogSeed(record::SegmentState state)
         auto catalog = record::RecordingCatalog::open(dir);
         if (!catalog)
             fuzz::fail(catalog.error().message);
-        record::SegmentInfo info;
-        info.file = fuzz::kExampleSegmentName;
-        info.streamName = "hk";
-        info.sequence = 1;
-        info.firstTimeNs = fuzz::kExampleSegmentStartNs;
-        info.lastTimeNs = fuzz::kExampleSegmentStartNs + (fuzz::kExampleSegmentRecords - 1) * 1000000;
-        info.packets = fuzz::kExampleSegmentRecords;
-        info.bytes = 64 + fuzz::kExampleSegmentRecords * (28 + 32);
-        info.state = state;
-        info.apidPackets = {{100, fuzz::kExampleSegmentRecords}};
-        if (!(*catalog)->addSegment(info))
-            fuzz::fail("cannot add a segment to the seed catalog");
+        std::uint64_t sequence = 0;
+        for (const auto& [file, state] : rows) {
+            record::SegmentInfo info;
+            info.file = file;
+            info.streamName = "hk";
+            info.sequence = ++sequence;
+            info.firstTimeNs = fuzz::kExampleSegmentStartNs;
+            info.lastTimeNs = fuzz::kExampleSegmentStartNs + (fuzz::kExampleSegmentRecords - 1) * 1000000;
+            info.packets = fuzz::kExampleSegmentRecords;
+            info.bytes = 64 + fuzz::kExampleSegmentRecords * (28 + 32);
+            info.state = state;
+            info.apidPackets = {{100, fuzz::kExampleSegmentRecords}};
+            if (!(*catalog)->addSegment(info))
+                fuzz::fail("cannot add a segment to the seed catalog");
+        }
     }
     return readFile(fs::path(dir) / "catalog.sqlite");
 }
 
-// A request as fuzz_api_request reads it: the call, a 16-bit length, the message.
 template <typename Message>
 Bytes request(std::uint8_t call, const Message& message)
 {
@@ -220,8 +223,15 @@ void packetSeeds()
 
 void recordingSeeds()
 {
-    seed("recording_catalog", "closed", catalogSeed(record::SegmentState::Closed));
-    seed("recording_catalog", "open", catalogSeed(record::SegmentState::Open));
+    seed("recording_catalog", "closed", catalogSeed({{fuzz::kExampleSegmentName, record::SegmentState::Closed}}));
+    seed("recording_catalog", "open", catalogSeed({{fuzz::kExampleSegmentName, record::SegmentState::Open}}));
+    // Found while writing the target: rows naming a segment outside the recording directory were
+    // opened, played and recovered from there (fixed: detail::segmentPath).
+    const std::string outside = std::string("../") + fuzz::kOutsideSegmentName;
+    fs::create_directories(g_out / "recording_catalog");
+    fuzz::writeFile((g_out / "recording_catalog" / "regression-segment-outside-directory").string(),
+                    catalogSeed({{outside, record::SegmentState::Closed}, {"../recording/" + outside, record::SegmentState::Open},
+                                 {fuzz::kExampleSegmentName, record::SegmentState::Closed}}));
 }
 
 void textSeeds()

@@ -537,6 +537,33 @@ private slots:
         QCOMPARE(source->progress().fraction(), 1.0);
     }
 
+    // A catalog names its segments relative to the recording directory; a row naming a path elsewhere
+    // (a corrupt or hostile catalog: "../x", "/dev/stdin", a FIFO) is reported, never opened.
+    void segmentOutsideTheDirectoryIsNotRead()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.path().toStdString() + "/rec";
+        const std::string outside = dir.path().toStdString() + "/outside";
+        const auto expected = writeRecording(path, {{"tm", 1, 30, kT0, 1'000'000, 0}}, 1 << 20);
+        writeRecording(outside, {{"tm", 1, 30, kT0 + 500'000, 1'000'000, 0}}, 1 << 20);
+        SegmentInfo elsewhere = catalogSegments(outside).at(0);
+        elsewhere.file = "../outside/" + elsewhere.file;
+        elsewhere.streamName = "hk";
+        {
+            auto catalog = RecordingCatalog::open(path);
+            QVERIFY(catalog);
+            QVERIFY((*catalog)->addSegment(elsewhere));
+        }
+        auto source = openOrFail(path, {});
+        QVERIFY(source);
+        const auto played = playAll(*source);
+        QVERIFY2(difference(played, expected).isEmpty(), qPrintable(difference(played, expected)));
+        const std::string problem = source->progress().problem;
+        QVERIFY2(problem == elsewhere.file + ": cannot read: '" + elsewhere.file +
+                                "' is not a file name in the recording directory",
+                 problem.c_str());
+    }
+
     void progressFromAnotherThread()
     {
         QTemporaryDir dir;
