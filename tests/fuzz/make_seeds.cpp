@@ -31,6 +31,13 @@ void seed(const std::string& target, const std::string& name, const Bytes& bytes
     fuzz::writeFile((g_out / target / ("seed-" + name)).string(), bytes);
 }
 
+// The reproducer of a bug found, kept beside the seeds (docs/RELIABILITY.md, "Findings").
+void regression(const std::string& target, const std::string& name, const Bytes& bytes)
+{
+    fs::create_directories(g_out / target);
+    fuzz::writeFile((g_out / target / ("regression-" + name)).string(), bytes);
+}
+
 void seedText(const std::string& target, const std::string& name, const std::string& text)
 {
     seed(target, name, Bytes(text.begin(), text.end()));
@@ -228,10 +235,9 @@ void recordingSeeds()
     // Found while writing the target: rows naming a segment outside the recording directory were
     // opened, played and recovered from there (fixed: detail::segmentPath).
     const std::string outside = std::string("../") + fuzz::kOutsideSegmentName;
-    fs::create_directories(g_out / "recording_catalog");
-    fuzz::writeFile((g_out / "recording_catalog" / "regression-segment-outside-directory").string(),
-                    catalogSeed({{outside, record::SegmentState::Closed}, {"../recording/" + outside, record::SegmentState::Open},
-                                 {fuzz::kExampleSegmentName, record::SegmentState::Closed}}));
+    regression("recording_catalog", "segment-outside-directory",
+               catalogSeed({{outside, record::SegmentState::Closed}, {"../recording/" + outside, record::SegmentState::Open},
+                            {fuzz::kExampleSegmentName, record::SegmentState::Closed}}));
 }
 
 void textSeeds()
@@ -245,6 +251,10 @@ void textSeeds()
     int n = 0;
     for (const auto& block : jsonBlocks(source("docs/station-profile.md")))
         seedText("station_profile", "docs-" + std::to_string(++n), block);
+    // 60 KB nested 30,000 deep took over 2 GB (each open level kept its JSON path); now refused.
+    const std::string deep = std::string(30000, '[') + std::string(30000, ']');
+    regression("station_profile", "nested-30000-deep", Bytes(deep.begin(), deep.end()));
+    regression("sim_scenario", "nested-30000-deep", Bytes(deep.begin(), deep.end()));
     seed("sim_scenario", "demo", readFile(source("resources/scenarios/demo.json")));
     n = 0;
     for (const auto& block : jsonBlocks(source("docs/simulator.md")))
