@@ -145,8 +145,8 @@ std::optional<ParameterSample> ParameterReader::read(std::string_view stream, st
 
 // ---- Parameters ---------------------------------------------------------------------------------------
 
-ParameterSubscription::ParameterSubscription(pipeline::Station& station, Delivery delivery)
-    : m_station(station), m_delivery(delivery), m_reader(station)
+ParameterSubscription::ParameterSubscription(pipeline::Station& station)
+    : m_station(station), m_reader(station)
 {
 }
 
@@ -167,7 +167,7 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
     if (!unknownNames.empty())
         return Error{"not a parameter of the mission database: " + unknownNames, {}};
 
-    std::unique_ptr<ParameterSubscription> sub(new ParameterSubscription(station, options.delivery));
+    std::unique_ptr<ParameterSubscription> sub(new ParameterSubscription(station));
     if (options.delivery == Delivery::EverySample) {
         const std::size_t capacity = options.capacity > 0
                                          ? options.capacity
@@ -197,7 +197,7 @@ Result<std::unique_ptr<ParameterSubscription>> ParameterSubscription::create(pip
 
 std::unique_ptr<ParameterSubscription> ParameterSubscription::createNewest(pipeline::Station& station)
 {
-    return std::unique_ptr<ParameterSubscription>(new ParameterSubscription(station, Delivery::Newest));
+    return std::unique_ptr<ParameterSubscription>(new ParameterSubscription(station));
 }
 
 ParameterSubscription::~ParameterSubscription()

@@ -136,9 +136,8 @@ public:
     [[nodiscard]] const pipeline::ParameterInfo& info(std::uint32_t parameterId) const { return m_station.types().parameter(parameterId); }
 
 private:
-    ParameterSubscription(pipeline::Station& station, Delivery delivery);
+    explicit ParameterSubscription(pipeline::Station& station);
     pipeline::Station& m_station;
-    Delivery m_delivery;
     std::shared_ptr<pipeline::ParameterSubscriptionQueue> m_queue; // every sample
     std::shared_ptr<pipeline::NewestParameterConsumer> m_listed;   // newest value made by create()
     // Newest value: each (stream, parameter) pair with its packet type's update count when delivered,

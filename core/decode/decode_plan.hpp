@@ -38,7 +38,10 @@ enum class LayoutStatus : std::uint8_t {
 
 struct LayoutReport {
     LayoutStatus status = LayoutStatus::Complete;
-    std::uint32_t endBit = 0;      // one past the last bit of the last present parameter
+    // One past the last bit of the last present parameter of a variable layout; for a fixed layout,
+    // the end of the layout whatever the packet's length (a short packet leaves the parameters it
+    // lacks absent, status Complete): only a variable layout's end depends on the packet.
+    std::uint32_t endBit = 0;
     std::int32_t failedIndex = -1; // the parameter where the layout failed (Short, BadSize)
     [[nodiscard]] std::uint32_t endByte() const noexcept { return (endBit + 7) / 8; }
 };

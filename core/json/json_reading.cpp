@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <system_error>
 #include <utility>
 
@@ -106,6 +107,33 @@ private:
     }
 };
 
+// The offset of the first '[' or '{' (outside strings) that opens a level deeper than `maxDepth`.
+std::optional<std::size_t> tooDeep(std::string_view text, std::size_t maxDepth) noexcept
+{
+    std::size_t depth = 0;
+    bool inString = false;
+    bool escaped = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > maxDepth)
+                return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 bool isIdentifier(std::string_view text) noexcept
@@ -146,6 +174,9 @@ LineColumn lineColumnOf(std::string_view text, std::size_t offset) noexcept
 
 Document parseDocument(std::string_view text)
 {
+    if (const auto at = tooDeep(text, kMaxDepth))
+        return Document{{}, {}, SyntaxError{"arrays and objects nested deeper than " + std::to_string(kMaxDepth) + " levels",
+                                            lineColumnOf(text, *at)}};
     DomBuilder builder;
     const bool parsed = Json::sax_parse(text.begin(), text.end(), &builder);
     Document document{std::move(builder.root), std::move(builder.repeatedKeys), std::nullopt};

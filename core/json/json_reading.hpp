@@ -49,7 +49,14 @@ struct Document {
     std::optional<SyntaxError> syntaxError;
 };
 
-// Parses the whole text, collecting every repeated key up to the first syntax error.
+// Arrays and objects may nest this deep at most. Profiles and scenarios nest a handful of levels; a
+// document nested deeper is refused before it is parsed, because each open level keeps its JSON path
+// (memory grows with the square of the depth: 60 KB of '[' took gigabytes) and a deep value is written
+// out recursively in messages.
+inline constexpr std::size_t kMaxDepth = 64;
+
+// Parses the whole text, collecting every repeated key up to the first syntax error. A document nested
+// deeper than kMaxDepth is a syntax error at the bracket that goes too deep.
 [[nodiscard]] Document parseDocument(std::string_view text);
 
 // ---- Values in messages -------------------------------------------------------------------------

@@ -1051,6 +1051,9 @@ void TestStationProfile::syntaxErrorLineColumn_data()
     // Beyond a double: the JSON reader refuses it, so a limit or stale time is always finite.
     QTest::newRow("limit beyond a double")
         << "{\"limits\": [\n  {\"parameter\": \"P.X\", \"redHigh\": 1e400}]}" << 2 << 39;
+    // Refused before parsing (memory grew with the square of the depth): the 65th level, the 64th
+    // "{" of line 2, 6 characters each.
+    QTest::newRow("nested too deep") << "{\"streams\":\n" + QString("{\"a\": ").repeated(20000) + "1" + QString("}").repeated(20001) << 2 << 379;
 }
 
 void TestStationProfile::syntaxErrorLineColumn()

@@ -592,6 +592,36 @@ private slots:
         QCOMPARE((*again)->segments()[0], info);
     }
 
+    // Recovery rescans only files in the recording directory: an open row naming a path elsewhere (a
+    // corrupt or hostile catalog) is damaged, not filled in from whatever that path holds.
+    void recoveryReadsOnlyTheRecordingDirectory()
+    {
+        QTemporaryDir dir;
+        const std::string directory = dir.path().toStdString() + "/rec";
+        const std::string outside = dir.path().toStdString() + "/outside.tsrec";
+        {
+            auto writer = SegmentWriter::create(outside, {kFormatVersion, 1, 1, "hk"});
+            QVERIFY(writer);
+            for (const auto& r : makeRecords(5, 10, 20, 7))
+                QVERIFY((*writer)->append(r.meta, r.payload));
+            QVERIFY((*writer)->close());
+        }
+        SegmentInfo info{0, "../outside.tsrec", "hk", 1, 0, 0, 0, 0, SegmentState::Open, "", {}};
+        {
+            auto catalog = RecordingCatalog::open(directory);
+            QVERIFY(catalog);
+            QVERIFY((*catalog)->addSegment(info));
+        }
+        auto catalog = RecordingCatalog::open(directory);
+        QVERIFY(catalog);
+        const auto segments = (*catalog)->segments();
+        QCOMPARE(segments.size(), std::size_t{1});
+        QCOMPARE(segments[0].state, SegmentState::Damaged);
+        QCOMPARE(segments[0].packets, std::uint64_t{0});
+        QCOMPARE(segments[0].problem,
+                 std::string("the catalog names '../outside.tsrec', which is not a file in the recording directory"));
+    }
+
     // The disk fills up while recording (RLIMIT_FSIZE in a child): the recorder stops for good, the
     // segment is closed in the catalog with the reason, and its records read back.
     void writeFailureStopsRecording()

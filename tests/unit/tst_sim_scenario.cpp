@@ -566,6 +566,10 @@ private slots:
         QTest::newRow("comment") << "{\n  // no comments in JSON\n}" << 2 << 3 << "syntax error";
         QTest::newRow("columns count characters") << "{\"mdb\": \"\xc3\xa9\xc3\xa9\", x}" << 1 << 15 << "syntax error";
         QTest::newRow("number overflow") << "{\n\"streams\": [1e999]}" << 2 << 17 << "number overflow"; // its last digit
+        // Refused before parsing: each open level kept its JSON path, so memory grew with the square of
+        // the depth (found by fuzzing, docs/RELIABILITY.md). The 65th level is the 64th '['.
+        QTest::newRow("nested too deep") << "{\"streams\": " + QString("[").repeated(20000) + QString("]").repeated(20000) + "}"
+                                         << 1 << 76 << "arrays and objects nested deeper than 64 levels";
     }
 
     void syntaxErrors()
