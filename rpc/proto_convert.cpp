@@ -202,6 +202,7 @@ void toProto(const stats::StationSnapshot& snapshot, v1::Statistics& out)
         auto* stream = out.add_streams();
         stream->set_name(s.name);
         stream->set_state(s.state);
+        stream->set_recording(s.recording);
         stream->set_running(s.running);
         toProto(s.counters, stats::dropCount(s), *stream->mutable_counters());
     }

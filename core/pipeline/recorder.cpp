@@ -47,6 +47,7 @@ void Recorder::beforeRound()
         if (r.recorder)
             (void)r.recorder->close(); // its failure was reported; what it wrote stays readable
         r.recorder.reset();
+        publish(r, {}); // until its next packet opens a segment
     }
     if (any)
         m_core.recording.setState(m_catalog ? "recording to " + m_core.settings.profile.recordingDirectory : "off");
@@ -98,8 +99,11 @@ void Recorder::close(StreamRecording& r, Stream* s)
             uncountUnwritten(*s, r);
         m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
         m_core.recording.setState("failed: " + st.error().toString());
+        publish(r, "failed: " + st.error().toString());
         m_core.event(events::EventKind::RecordingError, events::Severity::Error, r.stream,
                      "closing the recording: " + st.error().toString(), "failed");
+    } else if (!r.failed) {
+        publish(r, {});
     }
     r.recorder.reset();
 }
@@ -138,8 +142,10 @@ void Recorder::handle(Stream& stream, std::span<const PacketHandle> batch)
     if (r.serial != stream.serial || r.renames != renames) [[unlikely]] {
         if (r.recorder)
             close(r, r.serial == stream.serial ? &stream : nullptr);
-        if (r.serial != stream.serial)
+        if (r.serial != stream.serial) {
             r.failed = false;
+            publish(r, {}); // another stream's state
+        }
         r.serial = stream.serial;
         r.renames = renames;
     }
@@ -162,11 +168,14 @@ void Recorder::record(Stream& s, StreamRecording& r, PacketHandle h)
             r.rollovers = r.recorder->rollovers();
             r.file = r.recorder->currentFile();
             std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
+            publish(r, "recording into " + r.file);
             m_core.event(events::EventKind::Recording, events::Severity::Info, r.stream,
                          (m_resumeRequests > 0 ? "recording resumed into " : "recording into ") + r.file, "segment opened");
         } else {
             r.failed = true;
             m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
+            m_core.recording.setState("failed: " + created.error().toString());
+            publish(r, "failed: " + created.error().toString());
             m_core.event(events::EventKind::RecordingError, events::Severity::Error, r.stream,
                          "recording stopped: " + created.error().toString(), "failed");
         }
@@ -194,6 +203,7 @@ void Recorder::fail(Stream& s, StreamRecording& r, const std::string& what)
     uncountUnwritten(s, r);
     m_core.recording.errors.fetch_add(1, std::memory_order_relaxed);
     m_core.recording.setState("failed: " + r.recorder->error());
+    publish(r, "failed: " + r.recorder->error());
     m_core.event(events::EventKind::RecordingError, events::Severity::Error, s.name(), what, "failed");
 }
 
@@ -212,6 +222,7 @@ void Recorder::rolledOver(Stream& s, StreamRecording& r)
                  "rollover");
     r.rollovers = r.recorder->rollovers();
     r.file = next;
+    publish(r, "recording into " + next);
     std::fill(r.segment.begin(), r.segment.end(), std::pair<std::uint64_t, std::uint64_t>{});
 }
 
@@ -238,6 +249,11 @@ void Recorder::uncountUnwritten(Stream& s, StreamRecording& r)
             left -= n;
         }
     }
+}
+
+void Recorder::publish(const StreamRecording& r, std::string state)
+{
+    m_core.recording.setStreamState(static_cast<std::uint16_t>(&r - m_streams.data()), std::move(state));
 }
 
 void Recorder::finished()

@@ -52,6 +52,8 @@ private:
     void fail(Stream& s, StreamRecording& r, const std::string& what);
     void uncountUnwritten(Stream& s, StreamRecording& r);
     void rolledOver(Stream& s, StreamRecording& r);
+    // The stream's recording state as the snapshot shows it (RecordingStatus::setStreamState).
+    void publish(const StreamRecording& r, std::string state);
 
     std::chrono::milliseconds m_flushInterval{1000}; // the profile's recording options
     bool m_syncOnFlush = false;

@@ -170,6 +170,7 @@ stats::StationSnapshot assembleSnapshot(const StationCore& core)
             if (!s || id >= settings.size())
                 continue; // added or removed since the settings were copied
             stats::StreamStats ss = streamStats(core, *s, settings[id]);
+            ss.recording = core.recording.streamState(s->id);
             snap.totals += ss.counters; // sequence numbers too: streams count their APIDs apart
             snap.streams.push_back(std::move(ss));
         }

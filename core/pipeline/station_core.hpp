@@ -42,12 +42,25 @@ public:
         std::lock_guard lock(m_mutex);
         return m_state;
     }
+    // One stream's recording (by stream id; the recorder writes it when a segment opens, rolls over,
+    // fails or closes): "" not recorded, "recording into FILE", "failed: WHY".
+    void setStreamState(std::uint16_t id, std::string state)
+    {
+        std::lock_guard lock(m_mutex);
+        m_streams[id] = std::move(state);
+    }
+    [[nodiscard]] std::string streamState(std::uint16_t id) const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_streams[id];
+    }
     std::atomic<std::uint64_t> errors{0}; // failures that stopped recording (catalog, stream, close)
     std::atomic<std::uint64_t> resumeRequests{0}; // the operator asked to resume after a failure
 
 private:
     mutable std::mutex m_mutex;
     std::string m_state = "off";
+    std::array<std::string, StreamTable::kCapacity> m_streams;
 };
 
 // A forward destination's numbers as the forwarder publishes them (its senders are its own).

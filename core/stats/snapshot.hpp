@@ -152,6 +152,7 @@ struct StreamStats {
     std::string name;
     std::string source;               // the source URL
     std::string state;                // the receiver's state text, e.g. "receiving on 127.0.0.1:5000"
+    std::string recording;            // "" not recorded, "recording into FILE", "failed: WHY" (resume to record again)
     bool running = false;
     PacketCounters counters;          // sums over the stream's packet types
     Rates rates;

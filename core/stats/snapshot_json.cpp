@@ -220,6 +220,7 @@ void writeMembers(Writer& w, const StreamStats& s)
     w.string("name", s.name);
     w.string("source", s.source);
     w.string("state", s.state);
+    w.string("recording", s.recording);
     w.boolean("running", s.running);
     writeObject(w, "counters", s.counters);
     writeObject(w, "rates", s.rates);

@@ -3,6 +3,7 @@
 // stopped: …" in red with "Resume recording"; once space is freed, clicking it records again into a new
 // segment and the line says where it records. The mount is always removed.
 #include "core/pipeline/station.hpp"
+#include "ui/models/streams_model.hpp"
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/recording_status_line.hpp"
 #include "ui/widgets/recordings_browser.hpp"
@@ -69,6 +70,13 @@ void TestUiRecordingResume::resumeRecordingAfterAFullDisk()
     QVERIFY2(line->text().startsWith("Recording stopped: ") && line->text().contains("No space left on device"),
              qPrintable(line->text()));
     QVERIFY(line->resumeButton()->isVisible());
+    // The streams panel's state says so too, in red.
+    ui::StreamsModel streams(*session);
+    streams.setStation(session->station());
+    streams.setSnapshot(session->snapshots().latest());
+    const QModelIndex state = streams.index(0, ui::StreamsModel::State);
+    QVERIFY2(state.data().toString().startsWith("recording stopped; "), qPrintable(state.data().toString()));
+    QVERIFY(state.data(Qt::ToolTipRole).toString().contains("No space left on device"));
     const std::uint64_t before = recorded(st);
 
     QVERIFY(disk.freeSpace());
@@ -82,6 +90,9 @@ void TestUiRecordingResume::resumeRecordingAfterAFullDisk()
     QVERIFY(!line->showsFailure());
     QVERIFY2(line->text().startsWith("Recording to "), qPrintable(line->text()));
     QVERIFY(!line->resumeButton()->isVisible());
+    streams.setSnapshot(session->snapshots().latest());
+    QVERIFY2(!streams.index(0, ui::StreamsModel::State).data().toString().contains("recording stopped"),
+             qPrintable(streams.index(0, ui::StreamsModel::State).data().toString()));
     st.flushEvents();
     bool newSegment = false;
     for (const auto& e : st.events())

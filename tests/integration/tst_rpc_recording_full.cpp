@@ -32,6 +32,13 @@ stats::PacketCounters counters(const pipeline::Station& st)
     return t ? t->counters : stats::PacketCounters{};
 }
 
+std::string streamRecording(const pipeline::Station& st)
+{
+    const auto snap = st.snapshot();
+    const auto* s = test::streamStats(snap, "tm");
+    return s ? s->recording : "(no stream)";
+}
+
 bool hasEvent(const pipeline::Station& st, events::EventKind kind, events::Severity severity,
               std::initializer_list<std::string_view> words)
 {
@@ -110,6 +117,14 @@ void TestRpcRecordingFull::aFullDiskStopsRecordingAndAnApiClientResumesIt()
     QVERIFY2(hasEvent(st, events::EventKind::RecordingError, events::Severity::Error,
                       {"recording stopped", "No space left on device"}),
              eventList(st).c_str());
+    // The stream says its recording failed, in the statistics and to API clients.
+    QVERIFY2(streamRecording(st).starts_with("failed: write to "), streamRecording(st).c_str());
+    {
+        auto statistics = api.statistics(100);
+        const auto first = statistics.next();
+        QVERIFY(first && first->streams_size() == 1);
+        QCOMPARE(first->streams(0).recording(), streamRecording(st));
+    }
 
     // The station goes on: receiving, processing and forwarding every packet, recording none.
     const u64 arrived = sent;
@@ -137,6 +152,8 @@ void TestRpcRecordingFull::aFullDiskStopsRecordingAndAnApiClientResumesIt()
     QCOMPARE(counters(st).packetsRecorded, full.packetsRecorded + (sent - resumedAt));
     QVERIFY(!st.recordingFailed());
     QVERIFY(st.snapshot().recordingState.starts_with("recording to"));
+    QVERIFY2(streamRecording(st).starts_with("recording into tm-") && streamRecording(st).ends_with("-2.tsrec"),
+             streamRecording(st).c_str());
     const std::string again = api.resumeRecording();
     QVERIFY2(again.find("nothing to resume") != std::string::npos, again.c_str());
     st.flushEvents();

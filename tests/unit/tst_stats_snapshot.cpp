@@ -176,6 +176,7 @@ StationSnapshot richSnapshot()
         st.name = "stream " + std::to_string(i);
         st.source = "udp://127.0.0.1:4700" + std::to_string(i);
         st.state = i == 0 ? "receiving" : "stopped: \"error\"";
+        st.recording = i == 0 ? "recording into tm-20261127T000000-1.tsrec" : "failed: write to x: No space left on device";
         st.running = i == 0;
         st.counters = counters();
         st.rates = rates();
@@ -328,6 +329,7 @@ StationSnapshot readSnapshot(const QJsonObject& o)
         st.name = str(so, "name");
         st.source = str(so, "source");
         st.state = str(so, "state");
+        st.recording = str(so, "recording");
         st.running = boolean(so, "running");
         st.counters = readCounters(obj(so, "counters"));
         st.rates = readRates(obj(so, "rates"));
@@ -645,7 +647,7 @@ private slots:
         for (const auto& v : streams) {
             const auto so = v.toObject();
             QCOMPARE(sortedKeys(so),
-                sorted({ "name", "source", "state", "running", "counters", "rates", "kernelDrops", "framingErrors",
+                sorted({ "name", "source", "state", "recording", "running", "counters", "rates", "kernelDrops", "framingErrors",
                     "skippedBytes", "truncatedPackets", "poolDrops", "connects", "disconnects", "progress",
                     "networkQueue", "processQueue", "recordQueue", "forwardQueue", "packetTypes" }));
             QCOMPARE(sortedKeys(obj(so, "counters")), sorted(kCounterKeys));

@@ -115,11 +115,18 @@ std::uint64_t StreamsModel::lossOf(const stats::StreamStats& stream) noexcept
 
 QString StreamsModel::stateText(const config::StreamProfile& profile, const stats::StreamStats& stream)
 {
+    // A stream whose recording stopped says so first: it goes on receiving, but what it should record is lost.
+    const QString recording = recordingFailed(stream) ? tr("recording stopped; ") : QString();
     if (!stream.state.empty())
-        return QString::fromStdString(stream.state);
+        return recording + QString::fromStdString(stream.state);
     if (stream.running)
-        return tr("running");
-    return profile.enabled ? tr("stopped") : tr("disabled");
+        return recording + tr("running");
+    return recording + (profile.enabled ? tr("stopped") : tr("disabled"));
+}
+
+bool StreamsModel::recordingFailed(const stats::StreamStats& stream)
+{
+    return stream.recording.starts_with("failed");
 }
 
 QString StreamsModel::lossTooltip(const stats::StreamStats& s)
@@ -194,7 +201,7 @@ QVariant StreamsModel::data(const QModelIndex& index, int role) const
         if (column != State && column != Name)
             return {};
         const QString state = stateText(row.profile, s);
-        if (isError(state))
+        if (isError(state) || recordingFailed(s))
             return QBrush(kErrorColour);
         if (!s.running)
             return QBrush(kIdleColour);
@@ -212,7 +219,8 @@ QVariant StreamsModel::data(const QModelIndex& index, int role) const
         case Name:
             return row.profile.enabled ? QVariant() : tr("Disabled in the profile: not received until started");
         case State:
-            return stateText(row.profile, s);
+            return s.recording.empty() ? stateText(row.profile, s)
+                                       : stateText(row.profile, s) + QLatin1Char('\n') + QString::fromStdString(s.recording);
         case Source:
             return QString::fromStdString(row.profile.source);
         case Loss:

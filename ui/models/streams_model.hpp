@@ -59,6 +59,8 @@ public:
     [[nodiscard]] static std::uint64_t lossOf(const stats::StreamStats& stream) noexcept;
     // The state as shown: the receiver's text, or stopped / disabled when it has none.
     [[nodiscard]] static QString stateText(const config::StreamProfile& profile, const stats::StreamStats& stream);
+    // Recording of the stream stopped on a failure (full disk): its state says so, in red, until resumed.
+    [[nodiscard]] static bool recordingFailed(const stats::StreamStats& stream);
     [[nodiscard]] std::uint64_t refreshCount() const noexcept { return m_refreshes; }
     // The feed's snapshot shown now (nullptr before the first).
     [[nodiscard]] const SharedSnapshot& snapshot() const noexcept { return m_snapshot; }
