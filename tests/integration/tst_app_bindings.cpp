@@ -3,6 +3,7 @@
 // destination and the API, all on 127.0.0.1, has no socket on a wildcard or any other address, listens
 // on exactly the profile's listening ports and the API's, and binds UDP only on its stream's port (a
 // sender's socket is connected, not listening). Read from /proc/PID/net after the station is up.
+#include "tests/support/headless_process.hpp"
 #include "tests/support/test_paths.hpp"
 
 #include <QtTest>
@@ -24,20 +25,6 @@
 #include <set>
 
 namespace {
-
-// A port nobody uses right now, of the given socket type, on 127.0.0.1.
-std::uint16_t freePort(int type)
-{
-    const int fd = ::socket(AF_INET, type, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
 
 struct Socket {
     QString protocol; // tcp, tcp6, udp, udp6
@@ -137,10 +124,10 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const std::uint16_t udpStream = freePort(SOCK_DGRAM);
-        const std::uint16_t tcpStream = freePort(SOCK_STREAM);
-        const std::uint16_t tcpForward = freePort(SOCK_STREAM);
-        const std::uint16_t udpDestination = freePort(SOCK_DGRAM);
+        const std::uint16_t udpStream = telestation::test::freePort(SOCK_DGRAM);
+        const std::uint16_t tcpStream = telestation::test::freePort(SOCK_STREAM);
+        const std::uint16_t tcpForward = telestation::test::freePort(SOCK_STREAM);
+        const std::uint16_t udpDestination = telestation::test::freePort(SOCK_DGRAM);
         const QString profile = writeProfile(dir, udpStream, udpDestination, tcpForward, tcpStream);
         QVERIFY(!profile.isEmpty());
 

@@ -20,10 +20,11 @@
 
 namespace telestation::test {
 
-// A UDP port nobody uses right now (bound and released; the station binds it next).
-inline std::uint16_t freeUdpPort()
+// A port of the given socket type on 127.0.0.1 that nobody uses right now (bound and released; the
+// station binds it next).
+inline std::uint16_t freePort(int type)
 {
-    const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+    const int fd = ::socket(AF_INET, type, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -32,6 +33,11 @@ inline std::uint16_t freeUdpPort()
     ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
     ::close(fd);
     return ntohs(addr.sin_port);
+}
+
+inline std::uint16_t freeUdpPort()
+{
+    return freePort(SOCK_DGRAM);
 }
 
 // The built `telestation` with these arguments, without a display.
