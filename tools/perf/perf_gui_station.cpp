@@ -50,7 +50,8 @@ std::string guiUnavailable()
            "and 'DISPLAY=:97 openbox &', and run with DISPLAY=:97; or QT_QPA_PLATFORM=offscreen for a window nobody sees)";
 }
 
-GuiStationHost::GuiStationHost(RunOptions options, GuiPlan plan) : m_options(std::move(options)), m_plan(std::move(plan))
+GuiStationHost::GuiStationHost(RunOptions options, GuiPlan plan)
+    : ChildStationHost(std::move(options)), m_plan(std::move(plan))
 {
 }
 
@@ -68,11 +69,7 @@ std::string GuiStationHost::start(const std::string& tag, Json profile, const st
     const fs::path statsProgram = m_options.binDir / "telestation-api-stats";
     if (!fs::exists(statsProgram))
         return "no " + statsProgram.string() + " (build the target telestation-api-stats)";
-    m_dir = m_options.workDir / (tag + "-gui");
-    m_recordings = m_options.recordDir / ("telestation-perf-" + tag);
-    std::error_code ec;
-    fs::remove_all(m_recordings, ec);
-    if (auto e = freshDirectory(m_dir / "config"); !e.empty())
+    if (auto e = prepareDirectories(tag, "-gui", "config"); !e.empty())
         return e;
     if (auto e = assignSources(profile, "127.0.0.1", ports); !e.empty())
         return e;
@@ -135,22 +132,6 @@ bool GuiStationHost::displaysOpened()
     return m_displaysOpened;
 }
 
-std::optional<StationSample> GuiStationHost::sample()
-{
-    if (!m_station)
-        return std::nullopt;
-    const auto s = sampleProcess(m_station->pid());
-    if (!s)
-        return std::nullopt;
-    return StationSample{s->rssBytes, s->cpuSeconds, progressSoFar(m_dir / "stats.jsonl").value_or(Progress{}).received};
-}
-
-void GuiStationHost::catchUp(std::uint64_t expected)
-{
-    if (m_station)
-        waitForCatchUp(m_dir / "stats.jsonl", expected);
-}
-
 std::string GuiStationHost::stop(std::uint64_t expected, StationOutcome& out)
 {
     out = StationOutcome{};
@@ -158,37 +139,18 @@ std::string GuiStationHost::stop(std::uint64_t expected, StationOutcome& out)
         return "no station is running";
     catchUp(expected);
     out.summary = settledSnapshot(m_dir / "stats.jsonl");
-    auto threads = threadCpuSeconds(m_station->pid());
-    out.threadCpu = std::move(threads.seconds);
-    out.threadUserCpu = std::move(threads.userSeconds);
-    m_station->sendSignal(SIGTERM);
-    const auto exit = m_station->wait(120);
-    m_station.reset(); // kills it if it did not stop
+    auto stopped = endStation(SIGTERM, "the GUI station", out);
     if (m_stats && !m_stats->wait(10)) // it ends with the station's API
         m_stats->stop();
     m_stats.reset();
-    if (!exit)
-        return "the GUI station did not stop within 120 s of SIGTERM";
-    out.exitCode = exit->code;
-    out.cpuSeconds = exit->cpuSeconds;
-    out.wallSeconds = exit->wallSeconds;
-    out.out = readFile(m_dir / "station.out");
-    out.err = readFile(m_dir / "station.err");
-    if (!m_options.keep) {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-        fs::remove_all(m_recordings, ec);
-    }
+    if (!stopped.empty())
+        return stopped;
+    removeDirectories();
     if (out.exitCode != 0)
-        return "the GUI station failed (" + describeExit(*exit) + "):\n" + out.err;
+        return "the GUI station failed (it " + m_exit + "):\n" + out.err;
     if (out.summary.is_null() || !member(out.summary, "streams").is_array())
         return "no statistics came from the GUI station's API:\n" + out.err;
     return {};
-}
-
-DiskReference GuiStationHost::measureDisk()
-{
-    return measureDiskWrite(m_options.recordDir.string());
 }
 
 } // namespace telestation::perf

@@ -25,27 +25,20 @@ struct GuiPlan {
 // Why a GUI station cannot run here (no X display and no QT_QPA_PLATFORM), empty when it can.
 [[nodiscard]] std::string guiUnavailable();
 
-class GuiStationHost final : public StationHost {
+class GuiStationHost final : public ChildStationHost {
 public:
     GuiStationHost(RunOptions options, GuiPlan plan);
     ~GuiStationHost() override;
     // `consume` must be empty: the workstation has no in-process consumers (its displays read the values).
     std::string start(const std::string& tag, Json profile, const std::string& consume, double safetySeconds,
                       std::vector<std::uint16_t>& ports) override;
-    std::optional<StationSample> sample() override;
-    void catchUp(std::uint64_t expected) override;
     std::string stop(std::uint64_t expected, StationOutcome& out) override;
-    DiskReference measureDisk() override;
     [[nodiscard]] std::string stationAddress() const override { return "127.0.0.1"; }
-    [[nodiscard]] std::string returnAddress() const override { return "127.0.0.1"; }
-    [[nodiscard]] bool local() const override { return true; }
     bool displaysOpened() override;
 
 private:
-    RunOptions m_options;
     GuiPlan m_plan;
-    std::unique_ptr<Child> m_station, m_stats;
-    std::filesystem::path m_dir, m_recordings;
+    std::unique_ptr<Child> m_stats; // telestation-api-stats, writing stats.jsonl from the station's API
     bool m_displaysOpened = false;
 };
 

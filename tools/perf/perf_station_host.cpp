@@ -172,10 +172,71 @@ std::string waitForSources(Child& station, const Json& profile, const std::vecto
     return {};
 }
 
+// ---- ChildStationHost ---------------------------------------------------------------------------------
+
+std::optional<StationSample> ChildStationHost::sample()
+{
+    if (!m_station)
+        return std::nullopt;
+    const auto s = sampleProcess(m_station->pid());
+    if (!s)
+        return std::nullopt;
+    return StationSample{s->rssBytes, s->cpuSeconds, progressSoFar(m_dir / "stats.jsonl").value_or(Progress{}).received};
+}
+
+void ChildStationHost::catchUp(std::uint64_t expected)
+{
+    if (m_station)
+        waitForCatchUp(m_dir / "stats.jsonl", expected);
+}
+
+DiskReference ChildStationHost::measureDisk()
+{
+    return measureDiskWrite(m_options.recordDir.string());
+}
+
+std::string ChildStationHost::prepareDirectories(const std::string& tag, const std::string& suffix,
+                                                 const std::string& subdirectory)
+{
+    m_dir = m_options.workDir / (tag + suffix);
+    m_recordings = m_options.recordDir / ("telestation-perf-" + tag);
+    std::error_code ec;
+    fs::remove_all(m_recordings, ec);
+    return freshDirectory(m_dir / subdirectory);
+}
+
+std::string ChildStationHost::endStation(int signal, const std::string& what, StationOutcome& out)
+{
+    auto threads = threadCpuSeconds(m_station->pid()); // while the threads still run: they end on the signal
+    out.threadCpu = std::move(threads.seconds);
+    out.threadUserCpu = std::move(threads.userSeconds);
+    m_station->sendSignal(signal);
+    const auto exit = m_station->wait(120);
+    m_station.reset(); // kills it if it did not stop
+    if (!exit)
+        return what + " did not stop within 120 s of " + (signal == SIGINT ? "SIGINT" : "SIGTERM");
+    m_exit = describeExit(*exit);
+    out.exitCode = exit->code;
+    out.cpuSeconds = exit->cpuSeconds;
+    out.wallSeconds = exit->wallSeconds;
+    out.out = readFile(m_dir / "station.out");
+    out.err = readFile(m_dir / "station.err");
+    return {};
+}
+
+void ChildStationHost::removeDirectories()
+{
+    if (m_options.keep)
+        return;
+    std::error_code ec;
+    fs::remove_all(m_dir, ec);
+    fs::remove_all(m_recordings, ec);
+}
+
 // ---- LocalStationHost ---------------------------------------------------------------------------------
 
 LocalStationHost::LocalStationHost(RunOptions options, std::string bindAddress)
-    : m_options(std::move(options)), m_bindAddress(std::move(bindAddress))
+    : ChildStationHost(std::move(options)), m_bindAddress(std::move(bindAddress))
 {
 }
 
@@ -186,11 +247,7 @@ std::string LocalStationHost::start(const std::string& tag, Json profile, const 
 {
     if (m_station)
         return "a station is already running";
-    m_dir = m_options.workDir / (tag + "-station");
-    m_recordings = m_options.recordDir / ("telestation-perf-" + tag);
-    std::error_code ec;
-    fs::remove_all(m_recordings, ec);
-    if (auto e = freshDirectory(m_dir / "logs"); !e.empty())
+    if (auto e = prepareDirectories(tag, "-station", "logs"); !e.empty())
         return e;
     if (auto e = assignSources(profile, m_bindAddress, ports); !e.empty())
         return e;
@@ -219,60 +276,24 @@ std::string LocalStationHost::start(const std::string& tag, Json profile, const 
     return {};
 }
 
-std::optional<StationSample> LocalStationHost::sample()
-{
-    if (!m_station)
-        return std::nullopt;
-    const auto s = sampleProcess(m_station->pid());
-    if (!s)
-        return std::nullopt;
-    return StationSample{s->rssBytes, s->cpuSeconds, progressSoFar(m_dir / "stats.jsonl").value_or(Progress{}).received};
-}
-
-void LocalStationHost::catchUp(std::uint64_t expected)
-{
-    if (m_station)
-        waitForCatchUp(m_dir / "stats.jsonl", expected);
-}
-
 std::string LocalStationHost::stop(std::uint64_t expected, StationOutcome& out)
 {
     out = StationOutcome{};
     if (!m_station)
         return "no station is running";
     catchUp(expected);
-    auto threads = threadCpuSeconds(m_station->pid()); // while the threads still run: they end on SIGINT
-    out.threadCpu = std::move(threads.seconds);
-    out.threadUserCpu = std::move(threads.userSeconds);
-    m_station->sendSignal(SIGINT);
-    const auto exit = m_station->wait(120);
-    m_station.reset(); // kills it if it did not stop
-    if (!exit)
-        return "the station did not stop within 120 s of SIGINT";
-    out.exitCode = exit->code;
-    out.cpuSeconds = exit->cpuSeconds;
-    out.wallSeconds = exit->wallSeconds;
-    out.out = readFile(m_dir / "station.out");
-    out.err = readFile(m_dir / "station.err");
+    if (auto e = endStation(SIGINT, "the station", out); !e.empty())
+        return e;
     out.events = tallyEvents(readFile(m_dir / "events.jsonl"));
     out.summary = Json::parse(readFile(m_dir / "station.json"), nullptr, false);
     if (out.summary.is_discarded())
         out.summary = Json();
-    if (!m_options.keep) {
-        std::error_code ec;
-        fs::remove_all(m_dir, ec);
-        fs::remove_all(m_recordings, ec);
-    }
+    removeDirectories();
     if (out.exitCode != 0 && out.exitCode != 3)
-        return "the station failed (exit " + std::to_string(out.exitCode) + "):\n" + out.err;
+        return "the station failed (it " + m_exit + "):\n" + out.err;
     if (out.summary.is_null() || !member(out.summary, "streams").is_array())
         return "the station wrote no summary:\n" + out.err;
     return {};
-}
-
-DiskReference LocalStationHost::measureDisk()
-{
-    return measureDiskWrite(m_options.recordDir.string());
 }
 
 // ---- RemoteStationHost --------------------------------------------------------------------------------

@@ -83,27 +83,48 @@ inline constexpr const char* kTcpServerScheme = "tcp-listen://";
 // machine for a station on another one. Error text, empty on success.
 [[nodiscard]] std::string openForwardDrain(ForwardDrain& drain, const StationHost& host);
 
-// The station as a child process of this one. Runs in options.workDir / tag, records into
-// options.recordDir / ("telestation-perf-" + tag); removes both after stop() unless options.keep.
-class LocalStationHost final : public StationHost {
+// A station run as a child process of this one (LocalStationHost: headless; GuiStationHost: the
+// workstation): in options.workDir / (tag + a suffix of the kind), recording into options.recordDir /
+// ("telestation-perf-" + tag), both removed after stop() unless options.keep. Its memory and CPU are
+// read from /proc, its progress from the statistics lines in its directory (stats.jsonl).
+class ChildStationHost : public StationHost {
+public:
+    std::optional<StationSample> sample() override;
+    void catchUp(std::uint64_t expected) override;
+    DiskReference measureDisk() override;
+    [[nodiscard]] std::string returnAddress() const override { return "127.0.0.1"; }
+    [[nodiscard]] bool local() const override { return true; }
+
+protected:
+    explicit ChildStationHost(RunOptions options) : m_options(std::move(options)) {}
+    // Sets the directories for `tag`, removes recordings an earlier run left, creates m_dir / `subdirectory`.
+    [[nodiscard]] std::string prepareDirectories(const std::string& tag, const std::string& suffix,
+                                                 const std::string& subdirectory);
+    // Stops the station with `signal` (its threads' CPU read first, while they run) and fills `out` with
+    // its exit, CPU, wall time and output; m_exit says how it ended. Error text when it did not stop
+    // within 120 s (`what` names it).
+    [[nodiscard]] std::string endStation(int signal, const std::string& what, StationOutcome& out);
+    // Removes the directories unless options.keep.
+    void removeDirectories();
+
+    RunOptions m_options;
+    std::unique_ptr<Child> m_station;
+    std::filesystem::path m_dir, m_recordings;
+    std::string m_exit; // describeExit() of the last endStation()
+};
+
+// The headless station (`telestation --headless`), stopped with SIGINT; its summary from --summary-out.
+class LocalStationHost final : public ChildStationHost {
 public:
     explicit LocalStationHost(RunOptions options, std::string bindAddress = "127.0.0.1");
     ~LocalStationHost() override;
     std::string start(const std::string& tag, Json profile, const std::string& consume, double safetySeconds,
                       std::vector<std::uint16_t>& ports) override;
-    std::optional<StationSample> sample() override;
-    void catchUp(std::uint64_t expected) override;
     std::string stop(std::uint64_t expected, StationOutcome& out) override;
-    DiskReference measureDisk() override;
     [[nodiscard]] std::string stationAddress() const override { return m_bindAddress == "0.0.0.0" ? "127.0.0.1" : m_bindAddress; }
-    [[nodiscard]] std::string returnAddress() const override { return "127.0.0.1"; }
-    [[nodiscard]] bool local() const override { return true; }
 
 private:
-    RunOptions m_options;
     std::string m_bindAddress;
-    std::unique_ptr<Child> m_station;
-    std::filesystem::path m_dir, m_recordings;
 };
 
 // A station run by `telestation-perf agent` on another machine.
