@@ -673,7 +673,8 @@ private slots:
     void rangeExportParsesBack()
     {
         ArchiveFile archive(1200);
-        EventLogDock dock(HandFed{}.source());
+        HandFed fed, otherFed; // outlive the docks: their sources refer to them
+        EventLogDock dock(fed.source());
         dock.setArchive({[&] { return archive.path; }, {}});
         const QString path = archive.dir.filePath(QStringLiteral("range.csv"));
         const std::int64_t from = ArchiveFile::timeOf(3);
@@ -711,7 +712,7 @@ private slots:
         QVERIFY(dock.archiveStatusText().contains(QStringLiteral("exported to")));
 
         // An archive that is not there: the export fails, said in red, and no file is left.
-        EventLogDock other(HandFed{}.source());
+        EventLogDock other(otherFed.source());
         other.setArchive({[&] { return archive.dir.filePath(QStringLiteral("missing.sqlite")); }, {}});
         const QString nothing = archive.dir.filePath(QStringLiteral("nothing.csv"));
         ui::EventRangeExport* failing = other.exportRange(nothing, from, to);
@@ -724,7 +725,8 @@ private slots:
     void storageTroubleShown()
     {
         QString trouble;
-        EventLogDock dock(HandFed{}.source());
+        HandFed fed; // outlives the dock: its source refers to it (a temporary here was a use after scope, ASan)
+        EventLogDock dock(fed.source());
         dock.setArchive({[] { return QStringLiteral("/nowhere/events.sqlite"); }, [&] { return trouble; }});
         auto* label = dock.findChild<QLabel*>(QStringLiteral("eventArchiveStatus"));
         QVERIFY(label);
