@@ -1,6 +1,7 @@
 // telestation: the workstation. Parses its command line before any QApplication exists, so that
 // --help, --version and --headless run without a display.
 #include "core/config/mission_file.hpp"
+#include "core/config/station_profile.hpp"
 #include "app/consumers.hpp"
 #include "app/demo.hpp"
 #include "app/headless.hpp"
@@ -149,6 +150,17 @@ int main(int argc, char** argv)
     // What to open: the demo, the profile named, else the last profile used, else a new one.
     ui::StationSession session;
     std::unique_ptr<sim::Simulator> simulator;
+    // Logging is set up from the profile about to be opened, before the session starts its station:
+    // replacing spdlog's default logger while a station thread logs through it is a data race
+    // (ThreadSanitizer found it in the GUI workstation). A profile that does not load: the defaults.
+    const auto startLogging = [](const config::StationProfile& p) {
+        if (const auto warning = app::setupLogging(p.logDirectory, p.logLevel); !warning.empty())
+            std::fprintf(stderr, "telestation: %s\n", warning.c_str());
+    };
+    const auto startLoggingFor = [&](const QString& file) {
+        const auto load = config::loadProfileFile(file.toStdString());
+        startLogging(load.ok() ? load.profile : config::StationProfile{});
+    };
     std::optional<QList<QJsonObject>> displays;
     QString problem;
     if (cli.isSet("demo")) {
@@ -159,6 +171,7 @@ int main(int argc, char** argv)
         }
         if (cli.isSet("mdb"))
             profile->mdb = cli.value("mdb");
+        startLogging(*profile);
         if (!session.open(*profile, {}, &problem))
             std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
         auto made = app::demoSimulator();
@@ -171,6 +184,7 @@ int main(int argc, char** argv)
         if (!displays)
             std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
     } else if (cli.isSet("profile")) {
+        startLoggingFor(QString::fromStdString(cli.value("profile")));
         if (!session.openFile(QString::fromStdString(cli.value("profile")), &problem)) {
             std::fprintf(stderr, "telestation: %s\n", problem.toLocal8Bit().constData());
             if (!session.station())
@@ -178,6 +192,10 @@ int main(int argc, char** argv)
         }
     } else {
         const QStringList recent = QSettings().value(QStringLiteral("profiles/recent")).toStringList();
+        if (recent.isEmpty())
+            startLogging(config::StationProfile{});
+        else
+            startLoggingFor(recent.front());
         bool opened = !recent.isEmpty() && session.openFile(recent.front(), &problem);
         if (!opened) {
             config::StationProfile empty;
@@ -196,9 +214,6 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    const auto& profile = session.profile();
-    if (const auto warning = app::setupLogging(profile.logDirectory, profile.logLevel); !warning.empty())
-        std::fprintf(stderr, "telestation: %s\n", warning.c_str());
     spdlog::info("Telestation {} starting; profile {}; mission database {}", kVersion,
                  session.profilePath().isEmpty() ? "(unsaved)" : session.profilePath().toStdString(),
                  session.databasePath().toStdString());

@@ -190,9 +190,11 @@ private Q_SLOTS:
     void enduranceRunWithDemoStreamsAndGuiPeriod()
     {
 #if defined(__SANITIZE_THREAD__)
-        // Fails under TSan (exit code not 0; seen once, not yet looked into: likely the TSan-built GUI
-        // station cannot take the demo streams' rate). Passes in the dev and ASan builds. Issue 17.
-        QSKIP("not under ThreadSanitizer yet (see the comment)");
+        // The run's station is the GUI workstation. Under TSan it first showed a real race (logging set up
+        // after the station's threads had started logging; fixed in app/main.cpp); what remains are races
+        // inside Debian's uninstrumented Qt (QArrayData between the GUI thread and a Qt thread), the
+        // reason tst_app_cli skips its GUI cases here too. The dev and ASan builds run it.
+        QSKIP("GUI processes are not checked under ThreadSanitizer (uninstrumented Qt); the other presets run this");
 #endif
         QTemporaryDir out;
         QVERIFY(out.isValid());
