@@ -1,6 +1,8 @@
 #include "core/config/mission_file.hpp"
 #include "app/headless.hpp"
 
+#include "app/link_responder.hpp"
+
 #include "app/consumers.hpp"
 #include "app/demo.hpp"
 #include "app/event_output.hpp"
@@ -153,6 +155,22 @@ int runHeadless(const HeadlessOptions& options)
             spdlog::warn("user API not served: {}", served.error().message);
         }
     }
+    config::LinkResponderOptions linkOptions = profile.linkResponder;
+    if (!options.linkResponder.empty())
+        linkOptions = {options.linkResponder, options.linkAllow};
+    std::unique_ptr<link::Responder> responder;
+    if (!linkOptions.listen.empty()) {
+        if (auto started = startLinkResponder(linkOptions, *mission.database); started) {
+            responder = std::move(*started);
+        } else if (!options.linkResponder.empty()) {
+            std::fprintf(stderr, "telestation: %s\n", started.error().message.c_str());
+            station.stop();
+            shutdownLogging();
+            return kExitFailure;
+        } else {
+            spdlog::warn("link test responder not started: {}", started.error().message);
+        }
+    }
     if (simulator)
         simulator->startAll();
 
@@ -209,6 +227,7 @@ int runHeadless(const HeadlessOptions& options)
         simulator->stopAll();
     // Packets the simulator wrote just before it stopped may still be in the kernel's buffers.
     std::this_thread::sleep_for(simulator ? 100ms : 20ms);
+    responder.reset(); // a link test running ends here (its controller is told by the closed connection)
     api.reset(); // its calls end before the station stops
     station.stop();
     consumers->finish();

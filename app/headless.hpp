@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace telestation::app {
 
@@ -23,6 +24,11 @@ struct HeadlessOptions {
     std::string logDirectory;         // overrides the profile's
     std::string consume;              // API consumers (app/consumers.hpp): "packets", "parameters:50,display", ...
     bool quiet = false;               // no status lines (the summary is still printed)
+    // The link test's responder (docs/link-test.md): ADDR:PORT from --link-responder, which replaces
+    // the profile's linkResponder; it must start. From the profile alone, a responder that cannot
+    // start is logged and the station runs on.
+    std::string linkResponder;
+    std::vector<std::string> linkAllow;
 };
 
 int runHeadless(const HeadlessOptions& options);

@@ -5,6 +5,7 @@
 #include "app/consumers.hpp"
 #include "app/demo.hpp"
 #include "app/headless.hpp"
+#include "app/link_responder.hpp"
 #include "app/later_displays.hpp"
 #include "app/quit_on_signal.hpp"
 #include "app/station_logging.hpp"
@@ -17,6 +18,7 @@
 #include "ui/displays/display_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/session/api_host.hpp"
+#include "ui/session/link_responder_host.hpp"
 #include "ui/session/station_session.hpp"
 #include "ui/widgets/window_capture.hpp"
 
@@ -61,6 +63,9 @@ int main(int argc, char** argv)
     cli.addOption("consume", "LIST", "Headless: API consumers, comma-separated: packets, parameters[:N], computation[:N] "
                                      "(every packet + N parameters decoded), display[:N] (N newest values each second); "
                                      "each may end in @STREAM.");
+    cli.addOption("link-responder", "ADDR:PORT", "Headless: answer link tests (telestation-sim link --to ADDR:PORT) on ADDR:PORT; "
+                                               "with a profile beside the station, without one alone. See docs/link-test.md.");
+    cli.addOption("link-allow", "ADDR,...", "Headless: controllers allowed to run link tests besides loopback.");
     cli.addFlag("quiet", "Headless: no status lines (the final summary is still printed).");
     cli.addOption("mdb", "FILE", "Mission database to load: .mdb, XTCE .xml or .tdef (told apart by content); default: the training database.");
     cli.addOption("displays", "FILE", "Open the displays of this display file (.tsdisplays, JSON) instead of the ones "
@@ -113,11 +118,26 @@ int main(int argc, char** argv)
         o.logDirectory = cli.value("log-dir", "");
         o.consume = cli.value("consume", "");
         o.quiet = cli.isSet("quiet");
+        o.linkResponder = cli.value("link-responder", "");
+        o.linkAllow = cli.list("link-allow");
         if (const auto specs = app::parseConsumerSpecs(o.consume); !specs) {
             std::fprintf(stderr, "telestation: %s\n", specs.error().message.c_str());
             return 2;
         }
         return app::runHeadless(o);
+    }
+
+    if (cli.isSet("link-allow") && !cli.isSet("link-responder")) {
+        std::fprintf(stderr, "telestation: --link-allow needs --link-responder\n");
+        return 2;
+    }
+    if (cli.isSet("link-responder") && !cli.isSet("headless")) {
+        std::fprintf(stderr, "telestation: --link-responder needs --headless (the workstation takes it from the profile's linkResponder)\n");
+        return 2;
+    }
+    if (cli.isSet("headless") && cli.isSet("link-responder")) {
+        const config::LinkResponderOptions link{cli.value("link-responder"), cli.list("link-allow")};
+        return app::runLinkResponderOnly(link, cli.value("mdb", trainingDatabasePath().string()));
     }
 
     if (cli.isSet("headless")) {
@@ -223,6 +243,7 @@ int main(int argc, char** argv)
     int rc = 0;
     {
         ui::ApiHost api(session); // the user API, following the session's station
+        ui::LinkResponderHost linkResponder(session); // the profile's link test responder, likewise
         ui::MainWindow window(session);
         api.showIn(window);
         const bool later = cli.isSet("displays-after");

@@ -6,6 +6,7 @@
 //   telestation-sim --headless --scenario FILE.json [--summary-out FILE]
 //   telestation-sim [--scenario FILE.json]            the window (when a display is available; without
 //                                                    --scenario or --dest it opens the demo scenario, stopped)
+//   telestation-sim link --respond ADDR:PORT | --to HOST:PORT ...   the link test (sim/link_command.hpp)
 #include "core/config/mission_file.hpp"
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
@@ -13,6 +14,7 @@
 #include "sim/engine/scenario.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/gui/sim_main_window.hpp"
+#include "sim/link_command.hpp"
 #include "telestation_version.hpp"
 #include "ui/widgets/window_capture.hpp"
 
@@ -202,7 +204,7 @@ bool displayAvailable()
 
 int main(int argc, char** argv)
 {
-    CommandLine cli("telestation-sim", "Training simulator: generates telemetry streams from the mission database.");
+    CommandLine cli("telestation-sim", "Training simulator: generates telemetry streams from the mission database. The link test: telestation-sim link --help.");
     cli.addFlag("help", "Show this help and exit.");
     cli.addFlag("version", "Show the version and exit.");
     cli.addFlag("headless", "Run without a window (automatic when there is no display).");
@@ -221,6 +223,8 @@ int main(int argc, char** argv)
     cli.addOption("screenshot", "FILE", "With --quit-after: save a PNG of the window just before closing it.", true);
     // Log lines go to stderr: stdout carries what the program reports (summaries, help).
     spdlog::set_default_logger(spdlog::stderr_color_mt("telestation-sim"));
+    if (argc >= 2 && std::string(argv[1]) == "link")
+        return sim::runLinkCommand(argc, argv);
     if (const auto parsed = cli.parse(argc, argv); !parsed) {
         std::fprintf(stderr, "telestation-sim: %s\n", parsed.error().message.c_str());
         return 2;

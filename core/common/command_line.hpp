@@ -78,6 +78,21 @@ public:
         return it == m_values.end() ? fallback : it->second;
     }
 
+    // The option's value as a comma-separated list ("a,b,c"), empty parts left out; empty when not given.
+    [[nodiscard]] std::vector<std::string> list(std::string_view name) const
+    {
+        std::vector<std::string> parts;
+        const std::string text = value(name);
+        std::size_t start = 0;
+        while (start <= text.size()) {
+            const std::size_t comma = std::min(text.find(',', start), text.size());
+            if (comma > start)
+                parts.push_back(text.substr(start, comma - start));
+            start = comma + 1;
+        }
+        return parts;
+    }
+
     // The option's value as an integer; `fallback` when the option is not given.
     [[nodiscard]] Result<long long> integer(std::string_view name, long long fallback) const
     {

@@ -78,6 +78,9 @@ void readRecording(ProfileReader& reader, const Json& value, const std::string& 
 // profile_api.cpp: `api`, the user API's server.
 void readApi(ProfileReader& reader, const Json& value, const std::string& path, ApiOptions& api);
 [[nodiscard]] OrderedJson apiToJson(const ApiOptions& api);
+// profile_link.cpp: `linkResponder`, the link test's responder.
+void readLinkResponder(ProfileReader& reader, const Json& value, const std::string& path, LinkResponderOptions& link);
+[[nodiscard]] OrderedJson linkResponderToJson(const LinkResponderOptions& link);
 [[nodiscard]] OrderedJson limitsToJson(const std::vector<LimitSetting>& limits);
 
 } // namespace telestation::config::detail

@@ -111,9 +111,9 @@ constexpr std::uint64_t kMaxTransportHeaderBytes = 65'535;
 constexpr double kMinStaleSeconds = 0.1; // besides 0 = never
 constexpr double kMaxStaleSeconds = 86'400;
 
-constexpr std::array<std::string_view, 10> kTopKeys{"mdb",    "recordingDirectory", "logDirectory", "logLevel",
+constexpr std::array<std::string_view, 11> kTopKeys{"mdb",    "recordingDirectory", "logDirectory", "logLevel",
                                                     "queues", "recording",          "events",       "api",
-                                                    "limits", "streams"};
+                                                    "linkResponder", "limits", "streams"};
 constexpr std::array<std::string_view, 7> kQueueKeys{
     "networkPacketQueueSize", "networkPacketQueueWarningThreshold", "processPacketQueueSize",
     "recordPacketQueueSize",  "forwardPacketQueueSize",             "processedParameterQueueSize",
@@ -177,6 +177,8 @@ public:
             detail::readEvents(*this, *it, member(path, "events"), profile.events);
         if (const auto it = root.find("api"); it != root.end())
             detail::readApi(*this, *it, member(path, "api"), profile.api);
+        if (const auto it = root.find("linkResponder"); it != root.end())
+            detail::readLinkResponder(*this, *it, member(path, "linkResponder"), profile.linkResponder);
         if (const auto it = root.find("limits"); it != root.end())
             detail::readLimits(*this, *it, member(path, "limits"), profile.limits);
 
@@ -703,6 +705,8 @@ std::string profileToJson(const StationProfile& profile)
         root["events"] = std::move(events);
     if (OrderedJson api = detail::apiToJson(profile.api); !api.empty())
         root["api"] = std::move(api);
+    if (OrderedJson link = detail::linkResponderToJson(profile.linkResponder); !link.empty())
+        root["linkResponder"] = std::move(link);
     if (OrderedJson limits = detail::limitsToJson(profile.limits); !limits.empty())
         root["limits"] = std::move(limits);
 

@@ -140,6 +140,14 @@ struct ApiOptions {
     friend bool operator==(const ApiOptions&, const ApiOptions&) = default;
 };
 
+// The link test's responder (docs/link-test.md): where a simulator's link test finds this station, and
+// which controllers besides loopback may run one. Off unless `listen` is given.
+struct LinkResponderOptions {
+    std::string listen;             // "ADDR:PORT", e.g. "0.0.0.0:7700"; "" = no responder
+    std::vector<std::string> allow; // controller addresses (or names) allowed besides loopback
+    friend bool operator==(const LinkResponderOptions&, const LinkResponderOptions&) = default;
+};
+
 // Whether `address` is a loopback address (127.0.0.0/8, ::1, "localhost"): where the API needs no TLS.
 [[nodiscard]] bool isLoopbackAddress(std::string_view address) noexcept;
 
@@ -152,6 +160,7 @@ struct StationProfile {
     RecordingOptions recording;
     EventOptions events;
     ApiOptions api;
+    LinkResponderOptions linkResponder;
     std::vector<LimitSetting> limits;  // at most one per parameter
     std::vector<StreamProfile> streams;
     friend bool operator==(const StationProfile&, const StationProfile&) = default;

@@ -1,5 +1,6 @@
-// Internal helpers of core/io for Linux sockets: an owning file descriptor, resolved addresses, socket
-// options, bounded waits and rate-limited error logging. Not part of the module's public API.
+// Helpers of core/io for Linux sockets: an owning file descriptor, resolved addresses, socket options,
+// bounded waits and rate-limited error logging. Not part of the stream API (receivers, senders); the
+// link test (core/link) uses them too, rather than a second copy.
 #pragma once
 
 #include "core/common/result.hpp"

@@ -224,12 +224,31 @@ void TestPipelineEvents::stormOfGapsIsBoundedAndExact()
     QVERIFY(t);
     const auto events = allEvents(st);
     const Tally gaps = tally(events, EventKind::SequenceGap);
-    qInfo("storm: %llu gaps in %.2f s (%.0f gaps/s) reported in %llu lines; kernel drops %llu",
+    // Every sequence error is an event, or one of those the event thread could not report (it says how
+    // many). Without kernel drops each error is a gap of one packet (the counts step by 2). A run of more
+    // than 4,095 packets dropped by the kernel (a loaded machine) moves the 14-bit count by more than half
+    // its range: the tracker takes that for a restarted counter (a reset), not a gap — so those count too.
+    const u64 others = tally(events, EventKind::SequenceReset).count + tally(events, EventKind::OutOfOrder).count
+        + tally(events, EventKind::Duplicate).count;
+    u64 unreported = 0;
+    for (const auto& e : events)
+        if (e.kind == EventKind::Station && e.text.find("could not be reported") != std::string::npos)
+            unreported += e.amount;
+    qInfo("storm: %llu gaps in %.2f s (%.0f gaps/s) reported in %llu lines; other sequence events %llu, unreported %llu; "
+          "kernel drops %llu",
           static_cast<unsigned long long>(gaps.count), seconds, static_cast<double>(gaps.count) / seconds,
-          static_cast<unsigned long long>(gaps.lines), static_cast<unsigned long long>(s->kernelDrops));
+          static_cast<unsigned long long>(gaps.lines), static_cast<unsigned long long>(others),
+          static_cast<unsigned long long>(unreported), static_cast<unsigned long long>(s->kernelDrops));
     QVERIFY(gaps.count > kPackets / 2);
-    QCOMPARE(gaps.count, t->counters.sequenceErrors); // nothing but gaps (the counts wrap without a reset)
-    QCOMPARE(gaps.amount, t->counters.packetsLost);
+    QCOMPARE(gaps.count + others + unreported, t->counters.sequenceErrors);
+    if (s->kernelDrops == 0)
+        QCOMPARE(others, u64{0}); // nothing but gaps (the counts wrap without a reset)
+    if (unreported == 0)
+        QCOMPARE(gaps.amount, t->counters.packetsLost);
+    else if (s->kernelDrops == 0)
+        QCOMPARE(gaps.amount + unreported, t->counters.packetsLost); // each unreported gap was one packet
+    else
+        QVERIFY(gaps.amount <= t->counters.packetsLost);
     // Bounded by the events' own times: the first line, then one summary per second of the storm.
     std::int64_t first = 0, last = 0;
     for (const auto& e : ofKinds(events, {EventKind::SequenceGap})) {

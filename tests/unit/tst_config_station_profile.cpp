@@ -70,6 +70,11 @@ QString recording(const QString& members)
     return profileOf({kStreamA}, "\"recording\": {" + members + "}");
 }
 
+QString linkResponder(const QString& members)
+{
+    return profileOf({kStreamA}, "\"linkResponder\": {" + members + "}");
+}
+
 QString api(const QString& members)
 {
     return profileOf({kStreamA}, "\"api\": {" + members + "}");
@@ -140,6 +145,8 @@ StationProfile richProfile()
     p.api.tlsCertificate = "/etc/telestation/api.crt";
     p.api.tlsKey = "/etc/telestation/api.key";
     p.api.tokens = {{"0123456789abcdef-reader", "analysts", false}, {"0123456789abcdef-writer", "flight", true}};
+    p.linkResponder.listen = "0.0.0.0:7700";
+    p.linkResponder.allow = {"192.168.1.20", "sim-pc.example"};
     LimitSetting cpu; // every bound
     cpu.parameter = "Packet5.CPU_LOAD";
     cpu.redLow = -1e300;
@@ -300,13 +307,14 @@ void TestStationProfile::documentedExampleParses()
                             "forwardPacketQueueSize", "processedParameterQueueSize", "maxRecordFileSize", "name",
                             "source", "transportHeaderBytes", "enabled", "unknownPackets", "packets", "packet",
                             "apid", "secondaryId", "mode", "record", "forward", "staleAfterSeconds", "recording",
-                            "flushIntervalMs", "syncOnFlush", "events",
+                            "flushIntervalMs", "syncOnFlush", "events", "linkResponder", "listen", "allow",
                             "archive", "archiveFile", "retentionDays", "limits", "parameter", "redLow",
                             "yellowLow", "yellowHigh", "redHigh"})
         QVERIFY2(json.contains(QString("\"%1\":").arg(key)), key);
     QCOMPARE(load.profile.streams.size(), std::size_t(2));
     QVERIFY(load.profile.events != EventOptions{});
     QVERIFY(load.profile.recording != RecordingOptions{});
+    QCOMPARE(load.profile.linkResponder.listen, std::string("0.0.0.0:7700"));
     QVERIFY(load.profile.limits.size() >= 2);
     QVERIFY(std::any_of(load.profile.streams.begin(), load.profile.streams.end(), [](const StreamProfile& s) {
         return s.staleAfterSeconds != StreamProfile{}.staleAfterSeconds;
@@ -515,6 +523,20 @@ void TestStationProfile::errorPaths_data()
                                              << "$.recording.flushIntervalMs" << "expected a flush interval";
     QTest::newRow("syncOnFlush not a boolean") << recording("\"syncOnFlush\": 1") << "$.recording.syncOnFlush"
                                                << "expected a boolean";
+
+    // The link test's responder.
+    QTest::newRow("linkResponder not an object") << profileOf({a}, "\"linkResponder\": \"0.0.0.0:7700\"")
+                                                 << "$.linkResponder" << "expected an object (the link test's responder)";
+    QTest::newRow("linkResponder without listen") << linkResponder("\"allow\": []") << "$.linkResponder.listen"
+                                                  << "missing (ADDR:PORT where the responder listens";
+    QTest::newRow("linkResponder listen not ADDR:PORT") << linkResponder("\"listen\": \"0.0.0.0\"")
+                                                        << "$.linkResponder.listen" << "'0.0.0.0' is not ADDR:PORT";
+    QTest::newRow("linkResponder unknown key") << linkResponder("\"listen\": \"0.0.0.0:7700\", \"allowed\": []")
+                                               << "$.linkResponder.allowed" << "unknown key; linkResponder takes listen, allow";
+    QTest::newRow("linkResponder allow not an array") << linkResponder("\"listen\": \"0.0.0.0:7700\", \"allow\": \"10.0.0.1\"")
+                                                      << "$.linkResponder.allow" << "expected an array of controller addresses";
+    QTest::newRow("linkResponder allow entry empty") << linkResponder("\"listen\": \"0.0.0.0:7700\", \"allow\": [\"\"]")
+                                                     << "$.linkResponder.allow[0]" << "empty (a controller's address";
 
     // Events.
     QTest::newRow("events not an object") << profileOf({a}, "\"events\": true") << "$.events"
