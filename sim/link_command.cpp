@@ -10,16 +10,15 @@
 #include "sim/engine/rate.hpp"
 #include "sim/gui/link_plots.hpp"
 
-#include <QGuiApplication>
+#include <QApplication>
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <thread>
 
 namespace telestation::sim {
@@ -186,37 +185,17 @@ Result<link::WireModel> wireFor(const CommandLine& cli, const std::string& respo
     return wire;
 }
 
-Status writeFile(const std::filesystem::path& path, const std::string& content)
-{
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.close();
-    if (!out)
-        return Error{"cannot write " + path.string(), {}};
-    return {};
-}
-
+// The report's files (gui::writeLinkReport: the same as the link test window's Save report…).
 Status writeReport(const link::LinkReport& report, const std::string& directory, int argc, char** argv)
 {
-    std::error_code ec;
-    std::filesystem::create_directories(directory, ec);
-    if (ec)
-        return Error{"cannot create " + directory + ": " + ec.message(), {}};
-    const std::filesystem::path dir(directory);
-    if (auto s = writeFile(dir / "link-report.md", link::toMarkdown(report)); !s)
-        return s;
-    if (auto s = writeFile(dir / "link-report.json", link::toJson(report).dump(2) + "\n"); !s)
-        return s;
-    for (const auto& [name, content] : link::toCsvFiles(report))
-        if (auto s = writeFile(dir / name, content); !s)
-            return s;
-    // The plots need Qt's painting; a command-line run has no window, so no display is needed.
+    // The plots are Qwt widgets rendered to images: they need a QApplication (a QGuiApplication
+    // aborts at the first widget), but no display.
     if (!std::getenv("QT_QPA_PLATFORM"))
         ::setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    QGuiApplication app(argc, argv);
-    auto plots = gui::writeLinkPlots(report, directory);
-    if (!plots)
-        return plots.error();
+    QApplication app(argc, argv);
+    auto written = gui::writeLinkReport(report, directory);
+    if (!written)
+        return written.error();
     return {};
 }
 

@@ -109,13 +109,16 @@ Status ControlChannel::send(const Json& message)
 Result<Json> ControlChannel::receive(milliseconds timeout)
 {
     const auto deadline = SteadyClock::now() + timeout;
+    m_lastLineNotJson = false;
     for (;;) {
         if (const auto newline = m_buffer.find('\n'); newline != std::string::npos) {
             const std::string line = m_buffer.substr(0, newline);
             m_buffer.erase(0, newline + 1);
             const json::Document document = json::parseDocument(line);
-            if (document.syntaxError)
+            if (document.syntaxError) {
+                m_lastLineNotJson = true;
                 return Error{"a control message is not JSON: " + document.syntaxError->message, {}};
+            }
             return document.root;
         }
         if (m_buffer.size() > kMaxLineBytes)

@@ -26,6 +26,9 @@ public:
     // The next message: an error when none comes within `timeout`, the peer closed the connection, a
     // line is not JSON or is too long.
     [[nodiscard]] Result<Json> receive(std::chrono::milliseconds timeout);
+    // Whether the last receive() failed on a line that is not JSON: that line is consumed and the
+    // connection can go on (the responder answers it); after any other failure it cannot.
+    [[nodiscard]] bool lastLineNotJson() const noexcept { return m_lastLineNotJson; }
     // True when a message (or the peer's closing) is waiting, within `timeout`.
     [[nodiscard]] bool waitReadable(std::chrono::milliseconds timeout);
     // True when the peer has closed (or reset) the connection; does not consume a message.
@@ -38,6 +41,7 @@ public:
 private:
     io::detail::UniqueFd m_fd;
     std::string m_buffer; // bytes read past the last complete line
+    bool m_lastLineNotJson = false;
 };
 
 // "HOST:PORT" or "[V6]:PORT" split; an error names what is wrong.

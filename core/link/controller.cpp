@@ -79,7 +79,15 @@ public:
         return result;
     }
 
-    void bye() { (void)m_channel.send(byeMessage()); }
+    // Says bye and waits (a few seconds at most) until the responder has closed the connection: its
+    // session is over then, so that a run started straight after this one is not told "busy".
+    void bye()
+    {
+        if (!m_channel.send(byeMessage()))
+            return;
+        for (int i = 0; i < 4 && m_channel.receive(5s).ok(); ++i) {
+        }
+    }
 
     struct ChannelBroken {
         std::string why;

@@ -109,6 +109,14 @@ std::string csvField(const std::string& text)
     return out + "\"";
 }
 
+// A CSV file's title line stays one line: a line end in it (a command typed with a quoted newline)
+// would make the rest of it a row before the header.
+std::string oneLine(std::string text)
+{
+    std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    return text;
+}
+
 std::string wireText(const WireModel& wire)
 {
     if (!wire.known())
@@ -172,7 +180,7 @@ std::vector<std::pair<std::string, std::string>> toCsvFiles(const LinkReport& r)
 {
     std::vector<std::pair<std::string, std::string>> files;
     for (const Table& t : tablesOf(r)) {
-        std::string csv = "# " + std::string(testTitle(t.test)) + "; " + r.date + "; link " + wireText(r.wire) + "; " + r.command + "\n";
+        std::string csv = oneLine("# " + std::string(testTitle(t.test)) + "; " + r.date + "; link " + wireText(r.wire) + "; " + r.command) + "\n";
         for (std::size_t i = 0; i < t.headers.size(); ++i)
             csv += (i ? "," : "") + csvField(t.headers[i]);
         csv += "\n";

@@ -49,7 +49,9 @@ public:
         const Json* v = find(key, required);
         if (!v)
             return;
-        if (!v->is_number_unsigned() || v->get<std::uint64_t>() > max)
+        // JSON read from text holds 0 and up as unsigned; JSON built in memory from an int holds it signed.
+        const bool whole = v->is_number_unsigned() || (v->is_number_integer() && v->get<std::int64_t>() >= 0);
+        if (!whole || v->get<std::uint64_t>() > max)
             return fail(json::member(m_path, key) + " must be a whole number 0.." + std::to_string(max) + ", not "
                         + json::shown(*v, 40, json::StringStyle::JsonQuoted));
         out = static_cast<T>(v->get<std::uint64_t>());
@@ -61,7 +63,9 @@ public:
         const Json* v = find(key, false);
         if (!v)
             return;
-        if (!v->is_number_integer() || v->get<std::int64_t>() < -1)
+        // An unsigned number above int64's range would read as a negative one (2^64 − 1 as −1, "none").
+        const bool tooLarge = v->is_number_unsigned() && v->get<std::uint64_t>() > std::uint64_t(std::numeric_limits<std::int64_t>::max());
+        if (!v->is_number_integer() || tooLarge || v->get<std::int64_t>() < -1)
             return fail(json::member(m_path, key) + " must be a whole number of nanoseconds (or -1), not "
                         + json::shown(*v, 40, json::StringStyle::JsonQuoted));
         out = v->get<std::int64_t>();

@@ -179,8 +179,15 @@ struct Responder::Impl {
             if (!channel.waitReadable(200ms))
                 continue;
             auto message = channel.receive(5s);
-            if (!message)
+            if (!message && !channel.lastLineNotJson())
                 return "the controller went away (" + message.error().message + ")";
+            if (!message) { // a line that is not JSON: answered and counted like any malformed message
+                if (auto sent = channel.send(errorMessage(message.error().message)); !sent)
+                    return "the controller went away (" + sent.error().message + ")";
+                if (++bad >= kMaxBadMessages)
+                    return "too many malformed messages";
+                continue;
+            }
             auto what = kindOf(*message);
             Status answered;
             if (!what) {

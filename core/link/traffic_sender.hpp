@@ -34,7 +34,7 @@ struct Target {
 [[nodiscard]] Result<SendCounts> sendFramedMessages(const Target& target, std::uint32_t messageBytes, std::chrono::milliseconds duration);
 
 // UDP datagrams of `bytes` (at least 4: the first 4 carry a sequence number, little-endian). With
-// `count` > 0: that many, the i-th not before start + i × gap (a busy wait: gaps are microseconds);
+// `count` > 0: that many, each at least `gapNs` after the previous one (a busy wait: gaps are microseconds);
 // with count 0: back to back for `duration`.
 struct DatagramPlan {
     std::uint32_t bytes = 1024;

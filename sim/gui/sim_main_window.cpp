@@ -3,6 +3,7 @@
 #include "core/common/paths.hpp"
 #include "sim/engine/simulator.hpp"
 #include "sim/gui/gui_text.hpp"
+#include "sim/gui/link_test_window.hpp"
 #include "sim/gui/rate_plot.hpp"
 #include "sim/gui/stream_dialog.hpp"
 #include "sim/gui/stream_panel.hpp"
@@ -134,6 +135,9 @@ void SimMainWindow::createActions()
     m_quitAction = action(QStringLiteral("quitAction"), tr("&Quit"), tr("Stop every stream and quit"));
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_aboutAction = action(QStringLiteral("aboutAction"), tr("&About the simulator"), tr("Version and libraries"));
+    m_linkTestAction = action(QStringLiteral("linkTestAction"), tr("&Link test…"),
+                              tr("Measure the network to a station or another simulator: message rate, UDP gaps, TCP flows, "
+                                 "block sizes, telemetry through the station"));
 
     connect(m_addAction, &QAction::triggered, this, &SimMainWindow::addStream);
     connect(m_editAction, &QAction::triggered, this, &SimMainWindow::editStream);
@@ -146,6 +150,7 @@ void SimMainWindow::createActions()
     connect(m_saveAction, &QAction::triggered, this, &SimMainWindow::saveScenarioInteractively);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
     connect(m_aboutAction, &QAction::triggered, this, &SimMainWindow::showAbout);
+    connect(m_linkTestAction, &QAction::triggered, this, &SimMainWindow::showLinkTest);
 }
 
 void SimMainWindow::createMenus()
@@ -165,6 +170,8 @@ void SimMainWindow::createMenus()
     streams->addSeparator();
     streams->addAction(m_startAllAction);
     streams->addAction(m_stopAllAction);
+    auto* tools = menuBar()->addMenu(tr("&Tools"));
+    tools->addAction(m_linkTestAction);
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
 
@@ -640,6 +647,21 @@ void SimMainWindow::saveScenarioInteractively()
         path += QStringLiteral(".json");
     if (const QString error = saveScenario(path); !error.isEmpty())
         QMessageBox::warning(this, tr("Save scenario"), tr("Cannot save %1:\n\n%2").arg(QDir::toNativeSeparators(path), error));
+}
+
+LinkTestWindow* SimMainWindow::showLinkTest()
+{
+    // The window keeps its own copy of the mission: another scenario may replace the simulator (and its
+    // database) while a test runs.
+    auto mission = std::make_shared<const mdb::MissionDatabase>(m_simulator->database());
+    if (!m_linkTest)
+        m_linkTest = new LinkTestWindow(std::move(mission), this);
+    else if (!m_linkTest->running())
+        m_linkTest->setMission(std::move(mission));
+    m_linkTest->show();
+    m_linkTest->raise();
+    m_linkTest->activateWindow();
+    return m_linkTest;
 }
 
 void SimMainWindow::showAbout()

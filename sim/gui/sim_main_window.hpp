@@ -22,6 +22,7 @@ struct StreamConfig;
 
 namespace telestation::sim::gui {
 
+class LinkTestWindow;
 class RatePlot;
 class StreamPanel;
 class StreamTableModel;
@@ -44,6 +45,8 @@ public:
     // `telestation --demo` feeds its station with), its streams stopped until the operator starts them.
     [[nodiscard]] static QString exampleScenarioPath();
     QString openExample();
+    // Tools › Link test…: the link test window (one, kept while this window lives), shown and raised.
+    LinkTestWindow* showLinkTest();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -111,6 +114,8 @@ private:
     QAction* m_saveAction = nullptr;
     QAction* m_quitAction = nullptr;
     QAction* m_aboutAction = nullptr;
+    QAction* m_linkTestAction = nullptr;
+    LinkTestWindow* m_linkTest = nullptr; // made when first asked for; a child window, deleted with this one
 };
 
 } // namespace telestation::sim::gui
