@@ -5,7 +5,8 @@
 // it for 4-byte messages (bound by the cost of each message). UDP grid: where the requested gap is
 // shorter than the wire time the send rate is capped near the link and datagrams are lost; where it is
 // comfortably longer nothing is lost. Parallel TCP flows: the median within 10% of the shaped payload
-// rate for 1 to 16 flows. Needs root, `ip` and `tc` (skipped with the reason otherwise); the
+// rate for 1 to 16 flows (a row below 90% is measured again, alone, at most twice: a busy machine only
+// lowers a rate). Needs root, `ip` and `tc` (skipped with the reason otherwise); the
 // namespaces are removed whatever happens, and a crashed run's are removed by the next.
 #include "tests/support/json_file.hpp"
 #include "tests/support/sanitizers.hpp"
@@ -25,6 +26,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <memory>
 #include <vector>
@@ -326,6 +328,30 @@ double number(const QJsonObject& row, const char* key)
     return row.value(QLatin1String(key)).toDouble();
 }
 
+// One row of `test` measured again, alone (`option` = `value`), at most twice: the best of `first` and
+// those runs — the messages' KB/s (message rate, the row of `transport`) or the median (flows).
+double bestRemeasured(const ShapedLink& link, const char* test, const char* transport, const char* option, int value, double first)
+{
+    double best = first;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const Report again = runOverLink(link, {QStringLiteral("--tests"), QLatin1String(test), QStringLiteral("--seconds"), QStringLiteral("1"),
+                                                QLatin1String(option), QString::number(value)});
+        if (!again.error.isEmpty()) {
+            qWarning("measuring again: %s", qPrintable(again.error));
+            continue;
+        }
+        for (const QJsonValue& v : rowsOf(again, test)) {
+            const QJsonObject row = v.toObject();
+            if (transport && row.value(QStringLiteral("transport")).toString() != QLatin1String(transport))
+                continue;
+            const double figure = number(row, transport ? "kilobytesPerSecond" : "medianMbps");
+            qInfo("measured again: %s %d: %.1f (first %.1f)", test, value, figure, first);
+            best = std::max(best, figure);
+        }
+    }
+    return best;
+}
+
 } // namespace
 
 class TestLinkShaped : public QObject {
@@ -387,7 +413,10 @@ void TestLinkShaped::messageRateSaturatesFromFourKilobytes()
         QCOMPARE(row.value(QStringLiteral("received")).toInteger(), row.value(QStringLiteral("sent")).toInteger());
         const QString says = QStringLiteral("%1 B over TCP: %2 KB/s, payload limit %3 KB/s").arg(bytes).arg(rate, 0, 'f', 0).arg(limit, 0, 'f', 0);
         if (bytes >= 4096) {
-            QVERIFY2(rate >= 0.9 * limit, qPrintable(says + QStringLiteral(" (below 90%)")));
+            // What the link carries at most: a busy machine (the other tests, a build) can only lower a
+            // run's rate, never raise it, so a row below 90% is measured again, alone, at most twice.
+            const double best = rate >= 0.9 * limit ? rate : bestRemeasured(*m_link, "msgrate", "tcp", "--sizes", bytes, rate);
+            QVERIFY2(best >= 0.9 * limit, qPrintable(says + QStringLiteral(" (below 90%; best of three runs %1 KB/s)").arg(best, 0, 'f', 0)));
             QVERIFY2(rate <= 1.05 * limit, qPrintable(says + QStringLiteral(" (above the shaped link)")));
         } else {
             // DIM's small messages: the cost of each message bounds the rate, not the wire.
@@ -477,8 +506,15 @@ void TestLinkShaped::flowsShareTheShapedRate()
         const int flows = row.value(QStringLiteral("flows")).toInt();
         qInfo("%2d flows: median %5.1f Mbit/s, mean %5.1f Mbit/s, payload limit %5.1f Mbit/s (%zu intervals)", flows, median,
               number(row, "meanMbps"), limit, std::size_t(row.value(QStringLiteral("intervalMbps")).toArray().size()));
-        QVERIFY2(qAbs(median - limit) <= 0.1 * limit,
-                 qPrintable(QStringLiteral("%1 flows: median %2 Mbit/s, shaped payload rate %3 Mbit/s").arg(flows).arg(median, 0, 'f', 1).arg(limit, 0, 'f', 1)));
+        QVERIFY2(median <= 1.1 * limit,
+                 qPrintable(QStringLiteral("%1 flows: median %2 Mbit/s, above the shaped payload rate %3 Mbit/s").arg(flows).arg(median, 0, 'f', 1).arg(limit, 0, 'f', 1)));
+        // Below 90%: measured again, alone, at most twice (a busy machine only ever lowers the figure).
+        const double best = median >= 0.9 * limit ? median : bestRemeasured(*m_link, "flows", nullptr, "--flows", flows, median);
+        QVERIFY2(best >= 0.9 * limit, qPrintable(QStringLiteral("%1 flows: median %2 Mbit/s (best of three runs %3), shaped payload rate %4 Mbit/s")
+                                                     .arg(flows)
+                                                     .arg(median, 0, 'f', 1)
+                                                     .arg(best, 0, 'f', 1)
+                                                     .arg(limit, 0, 'f', 1)));
     }
 }
 
