@@ -7,10 +7,12 @@ namespace telestation::pipeline {
 std::uint64_t EventLog::add(events::Event& event)
 {
     using events::Severity;
-    const auto level = event.severity >= Severity::Error ? spdlog::level::err
-                       : event.severity == Severity::Warning ? spdlog::level::warn
-                                                             : spdlog::level::info;
-    spdlog::log(level, "{}{}{}", event.stream, event.stream.empty() ? "" : ": ", event.text);
+    if (m_logged) {
+        const auto level = event.severity >= Severity::Error ? spdlog::level::err
+                           : event.severity == Severity::Warning ? spdlog::level::warn
+                                                                 : spdlog::level::info;
+        spdlog::log(level, "{}{}{}", event.stream, event.stream.empty() ? "" : ": ", event.text);
+    }
     std::lock_guard lock(m_mutex);
     event.number = ++m_count;
     m_events.push_back(event);

@@ -76,7 +76,7 @@ struct ForwardStatus {
 
 struct StationCore {
     StationCore(mdb::MissionDatabase database, PacketTypeTable table, const StationOptions& o)
-        : db(std::move(database)), types(std::move(table)), options(o), pool(std::make_shared<PacketPool>(o.pool))
+        : db(std::move(database)), types(std::move(table)), options(o), pool(std::make_shared<PacketPool>(o.pool)), events(o.logEvents)
     {
     }
 

@@ -14,6 +14,9 @@ struct StationOptions {
     // Storms: further events of one kind and source within this window after the first are merged into
     // one summary (docs/events.md). Tests shorten it to see every transition.
     std::chrono::nanoseconds eventStormWindow{std::chrono::seconds(1)};
+    // Every event also to the log (spdlog). Off for a station whose events are nobody's business in
+    // the operator's log: the link test's own station, whose test traffic crosses limits (docs/link-test.md).
+    bool logEvents = true;
 };
 
 } // namespace telestation::pipeline

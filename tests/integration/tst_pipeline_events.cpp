@@ -21,8 +21,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <fstream>
+#include <sstream>
 
 using namespace telestation;
 using namespace std::chrono_literals;
@@ -98,6 +102,8 @@ private slots:
     void stormOfGapsIsBoundedAndExact();
     void limitTransitionsInOrderAndTheAlarm();
     void aSawtoothRampCrossesEachLimitOnce();
+    void eventsKeptButNotLoggedWhenAsked_data();
+    void eventsKeptButNotLoggedWhenAsked();
     void limitEditsApplyAtOnceAndAreAudited();
     void queueWarningsAndDrops();
     void kernelDropsAreEvents();
@@ -345,6 +351,44 @@ void TestPipelineEvents::limitTransitionsInOrderAndTheAlarm()
 
 // A sawtooth 100 → 200 in steps of 5, one packet each, then back to 100: up through yellow high into
 // red high, then the wrap — three transitions, in order, each at a value beyond the limit it names.
+// StationOptions::logEvents: by default every event also goes to the log; a station told not to (the
+// link test's own) keeps its events — the limit transitions are all there — but logs none of them.
+void TestPipelineEvents::eventsKeptButNotLoggedWhenAsked_data()
+{
+    QTest::addColumn<bool>("logEvents");
+    QTest::newRow("logged (the default)") << true;
+    QTest::newRow("not logged") << false;
+}
+
+void TestPipelineEvents::eventsKeptButNotLoggedWhenAsked()
+{
+    QFETCH(bool, logEvents);
+    std::ostringstream logged;
+    const auto before = spdlog::default_logger();
+    spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", std::make_shared<spdlog::sinks::ostream_sink_mt>(logged)));
+    struct Restore {
+        std::shared_ptr<spdlog::logger> logger;
+        ~Restore() { spdlog::set_default_logger(logger); }
+    } restore{before};
+
+    QTemporaryDir dir;
+    pipeline::StationOptions options;
+    options.eventStormWindow = 1ms;
+    options.logEvents = logEvents;
+    {
+        auto station = startStation(oneStream("udp://127.0.0.1:0", dir), trainingDatabase(), options);
+        QVERIFY(station);
+        const auto summary = sendFlowValues(*station, {100, 160, 190, 100}, 20);
+        QVERIFY(settle(*station, "tm", summary.sent.packets));
+        std::size_t transitions = 0;
+        for (const auto& e : ofKinds(allEvents(*station), {EventKind::LimitViolation, EventKind::LimitCleared}))
+            transitions += e.parameter == kFlow;
+        QCOMPARE(transitions, std::size_t(3)); // yellow high, red high, back to normal: kept either way
+    }
+    const bool mentioned = logged.str().find(kFlow) != std::string::npos;
+    QVERIFY2(mentioned == logEvents, logged.str().c_str());
+}
+
 void TestPipelineEvents::aSawtoothRampCrossesEachLimitOnce()
 {
     QTemporaryDir dir;
