@@ -177,6 +177,8 @@ LinkPlot::LinkPlot(telestation::link::TestKind test, QWidget* parent) : QwtPlot(
     insertLegend(legend, QwtPlot::RightLegend);
     setContentsMargins(6, 8, 10, 6); // the title and the legend clear the window's (and the image's) edges
     setMinimumSize(320, 220);
+    draw(telestation::link::LinkReport{}); // the axes before any report, with no footer: nothing is known yet
+    updateAxes();
 }
 
 int LinkPlot::curveCount() const
@@ -202,6 +204,12 @@ void LinkPlot::setReport(const telestation::link::LinkReport& report)
     QwtText footerText(footer);
     footerText.setColor(plot_theme::kTextColor);
     setFooter(footerText);
+    draw(report);
+    replot();
+}
+
+void LinkPlot::draw(const telestation::link::LinkReport& report)
+{
     switch (m_test) {
     case telestation::link::TestKind::MessageRate: drawMessageRate(report); break;
     case telestation::link::TestKind::UdpGrid: drawUdpGrid(report); break;
@@ -209,7 +217,6 @@ void LinkPlot::setReport(const telestation::link::LinkReport& report)
     case telestation::link::TestKind::BlockSweep: drawBlocks(report); break;
     case telestation::link::TestKind::Telemetry: drawTelemetry(report); break;
     }
-    replot();
 }
 
 // --- the items every plot is made of ---------------------------------------------------------------
@@ -256,7 +263,7 @@ void LinkPlot::addVerticalMarker(const QColor& color, double x)
     marker->attach(this);
 }
 
-void LinkPlot::setLogXRange(const std::vector<double>& xs, double base)
+void LinkPlot::setLogXRange(const std::vector<double>& xs, double base, double emptyLow, double emptyHigh)
 {
     double low = 0;
     double high = 0;
@@ -265,9 +272,9 @@ void LinkPlot::setLogXRange(const std::vector<double>& xs, double base)
             low = low > 0 ? std::min(low, x) : x;
             high = std::max(high, x);
         }
-    if (low <= 0) {
-        low = 1;
-        high = base * base;
+    if (low <= 0) { // nothing measured yet: the test's usual span, so that the axis reads sensibly
+        low = emptyLow;
+        high = emptyHigh;
     }
     // Room for the symbols at either end.
     const double room = std::sqrt(base);
@@ -300,7 +307,7 @@ void LinkPlot::drawMessageRate(const telestation::link::LinkReport& report)
         if (!limit.empty())
             addCurve(tr("%1 wire limit").arg(name), CurveStyle{color, Line::Dashed, false, true, QwtAxis::YLeft}, limit);
     }
-    setLogXRange(xs, 2);
+    setLogXRange(xs, 2, 4, 65536); // message sizes
 }
 
 void LinkPlot::drawUdpGrid(const telestation::link::LinkReport& report)
@@ -366,7 +373,7 @@ void LinkPlot::drawFlows(const telestation::link::LinkReport& report)
     }
     if (limit && !median.empty())
         addHorizontalLimit(tr("TCP wire limit"), kLimitColor, *limit, median.front().x(), median.back().x());
-    setLogXRange(xs, 2);
+    setLogXRange(xs, 2, 1, 16); // flows
 }
 
 void LinkPlot::drawBlocks(const telestation::link::LinkReport& report)
@@ -394,13 +401,13 @@ void LinkPlot::drawBlocks(const telestation::link::LinkReport& report)
     }
     if (limit && !rate.empty())
         addHorizontalLimit(tr("TCP wire limit"), kLimitColor, *limit, rate.front().x(), rate.back().x());
-    setLogXRange(xs, 2);
+    setLogXRange(xs, 2, 16, 262144); // block sizes
 }
 
 void LinkPlot::drawTelemetry(const telestation::link::LinkReport& report)
 {
     if (!report.telemetry)
-        return setLogXRange({}, 10);
+        return setLogXRange({}, 10, 10, 1000); // Mbit/s
     const telestation::link::TelemetryResult& result = *report.telemetry;
     std::vector<QPointF> delivered;
     std::vector<QPointF> lost;
@@ -421,7 +428,7 @@ void LinkPlot::drawTelemetry(const telestation::link::LinkReport& report)
         addVerticalLine(tr("wire limit: %1 Mbit/s").arg(*result.limitMbps, 0, 'f', 1), kLimitColor, Line::Dashed, *result.limitMbps, 0, 100);
         xs.push_back(*result.limitMbps);
     }
-    setLogXRange(xs, 10);
+    setLogXRange(xs, 10, 10, 1000); // Mbit/s
 }
 
 // --- files -------------------------------------------------------------------------------------------

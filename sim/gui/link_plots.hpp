@@ -54,9 +54,11 @@ private:
     // A vertical line at `x` over [y0, y1], in the legend when it has a title.
     void addVerticalLine(const QString& title, const QColor& color, Line line, double x, double y0, double y1);
     void addVerticalMarker(const QColor& color, double x); // a dotted line, out of the legend
-    // A logarithmic x axis over the values, with half an octave (base 2) or decade (base 10) of room.
-    void setLogXRange(const std::vector<double>& xs, double base);
+    // A logarithmic x axis over the values, with half an octave (base 2) or decade (base 10) of room;
+    // over [emptyLow, emptyHigh] while there are none.
+    void setLogXRange(const std::vector<double>& xs, double base, double emptyLow, double emptyHigh);
 
+    void draw(const telestation::link::LinkReport& report); // this test's curves and x axis
     void drawMessageRate(const telestation::link::LinkReport& report);
     void drawUdpGrid(const telestation::link::LinkReport& report);
     void drawFlows(const telestation::link::LinkReport& report);

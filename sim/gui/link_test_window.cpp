@@ -155,7 +155,7 @@ QWidget* LinkTestWindow::createSettings()
     m_saveButton->setToolTip(tr("Write link-report.md, link-report.json, a CSV and a PNG plot per test into a folder"));
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("linkProgress"));
-    m_progress->setFormat(tr("%v of %m rows"));
+    m_progress->setFormat(tr("Not run yet"));
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     auto* buttons = new QHBoxLayout;
@@ -347,6 +347,7 @@ bool LinkTestWindow::run()
     m_report.reset();
     m_log->clear();
     m_expectedRows = expectedRows(choice->options);
+    m_progress->setFormat(tr("%v of %m rows"));
     m_progress->setRange(0, std::max(1, m_expectedRows));
     m_progress->setValue(0);
     for (const TestTab& tab : m_testTabs)

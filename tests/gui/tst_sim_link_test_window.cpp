@@ -23,6 +23,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <qwt_interval.h>
+
 #include <chrono>
 #include <memory>
 
@@ -77,6 +79,10 @@ private Q_SLOTS:
             o.sampleMs = 50;
         });
         window.show();
+        // Before a run: the progress says so, and an empty plot's axis spans the test's usual sizes.
+        QCOMPARE(window.findChild<QProgressBar*>(QStringLiteral("linkProgress"))->text(), QStringLiteral("Not run yet"));
+        const QwtInterval sizes = window.plot(telestation::link::TestKind::MessageRate)->axisInterval(QwtAxis::XBottom);
+        QVERIFY2(sizes.minValue() < 4 && sizes.maxValue() > 65536, qPrintable(QStringLiteral("%1 .. %2").arg(sizes.minValue()).arg(sizes.maxValue())));
         QSignalSpy finished(&window, &LinkTestWindow::finished);
         QVERIFY(window.run());
         QVERIFY(window.running());
@@ -113,6 +119,7 @@ private Q_SLOTS:
         auto* progress = window.findChild<QProgressBar*>(QStringLiteral("linkProgress"));
         QVERIFY(progress);
         QCOMPARE(progress->maximum(), 6);
+        QCOMPARE(progress->text(), QStringLiteral("6 of 6 rows"));
         QCOMPARE(progress->value(), progress->maximum());
         QVERIFY(window.findChild<QPushButton*>(QStringLiteral("linkRunButton"))->isEnabled());
         QVERIFY(!window.findChild<QPushButton*>(QStringLiteral("linkCancelButton"))->isEnabled());
