@@ -6,7 +6,7 @@
 // shorter than the wire time the send rate is capped near the link and datagrams are lost; where it is
 // comfortably longer nothing is lost. Parallel TCP flows: the median within 10% of the shaped payload
 // rate for 1 to 16 flows (a row below 90% is measured again, alone, at most twice: a busy machine only
-// lowers a rate). Needs root, `ip` and `tc` (skipped with the reason otherwise); the
+// lowers a rate). A controller from an address the responder was not given is refused. Needs root, `ip` and `tc` (skipped with the reason otherwise); the
 // namespaces are removed whatever happens, and a crashed run's are removed by the next.
 #include "tests/support/json_file.hpp"
 #include "tests/support/sanitizers.hpp"
@@ -254,9 +254,9 @@ struct Report {
 };
 
 // One link test over the shaped link: the responder (`--once`, only the controller's address
-// allowed) in its namespace, the controller in the other with the link's rate and frame overhead,
+// allowed, or only `allow` when given) in its namespace, the controller in the other with the link's rate and frame overhead,
 // `options` choosing the tests and grids; the report the controller wrote with --out.
-Report runOverLink(const ShapedLink& link, const QStringList& options)
+Report runOverLink(const ShapedLink& link, const QStringList& options, const QString& allow = {})
 {
     const QString sim = test::binDir() + QStringLiteral("/telestation-sim");
     const QString listen = link.responder().address + QLatin1Char(':') + QString::number(kResponderPort);
@@ -268,7 +268,7 @@ Report runOverLink(const ShapedLink& link, const QStringList& options)
     responder.setProcessChannelMode(QProcess::MergedChannels);
     responder.start(link.ip(), link.inNamespace(link.responder(), sim,
                                                 {QStringLiteral("link"), QStringLiteral("--respond"), listen, QStringLiteral("--once"),
-                                                 QStringLiteral("--allow"), link.controller().address}));
+                                                 QStringLiteral("--allow"), allow.isEmpty() ? link.controller().address : allow}));
     QByteArray said;
     const QDeadlineTimer listening(kToolMs);
     while (!said.contains("responder listening on") && responder.state() != QProcess::NotRunning && !listening.hasExpired()) {
@@ -364,6 +364,7 @@ private slots:
     void messageRateSaturatesFromFourKilobytes();
     void udpGridShowsTheWedge();
     void flowsShareTheShapedRate();
+    void aControllerNotAllowedIsRefused();
 
 private:
     std::unique_ptr<ShapedLink> m_link;
@@ -516,6 +517,17 @@ void TestLinkShaped::flowsShareTheShapedRate()
                                                      .arg(best, 0, 'f', 1)
                                                      .arg(limit, 0, 'f', 1)));
     }
+}
+
+// The responder takes tests only from loopback and the addresses it was given: a controller from
+// another address (here the controller's namespace, while only a documentation address is allowed)
+// is told so and runs nothing.
+void TestLinkShaped::aControllerNotAllowedIsRefused()
+{
+    const Report report = runOverLink(*m_link, {QStringLiteral("--tests"), QStringLiteral("msgrate"), QStringLiteral("--quick")},
+                                      QStringLiteral("192.0.2.1"));
+    QVERIFY2(report.error.contains(QStringLiteral("failed (exit code 1)")), qPrintable(report.error));
+    QVERIFY2(report.error.contains(m_link->controller().address + QStringLiteral(" is not one of them")), qPrintable(report.error));
 }
 
 QTEST_GUILESS_MAIN(TestLinkShaped)
