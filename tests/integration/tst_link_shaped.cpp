@@ -6,8 +6,9 @@
 // shorter than the wire time the send rate is capped near the link and datagrams are lost; where it is
 // comfortably longer nothing is lost. Parallel TCP flows: the median within 10% of the shaped payload
 // rate for 1 to 16 flows (a row below 90% is measured again, alone, at most twice: a busy machine only
-// lowers a rate). A controller from an address the responder was not given is refused. Needs root, `ip` and `tc` (skipped with the reason otherwise); the
-// namespaces are removed whatever happens, and a crashed run's are removed by the next.
+// lowers a rate). A controller from an address the responder was not given is refused. Needs root,
+// `ip` and `tc` (skipped with the reason otherwise); the namespaces are removed whatever happens, and a
+// crashed run's are removed by the next.
 #include "tests/support/json_file.hpp"
 #include "tests/support/sanitizers.hpp"
 #include "tests/support/test_paths.hpp"
