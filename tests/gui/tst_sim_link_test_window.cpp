@@ -9,6 +9,7 @@
 #include "sim/gui/link_table_model.hpp"
 #include "sim/gui/link_test_window.hpp"
 #include "sim/gui/sim_main_window.hpp"
+#include "tests/support/training_mission.hpp"
 
 #include <QAction>
 #include <QFileInfo>
@@ -139,6 +140,65 @@ private Q_SLOTS:
         }
         QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/link-udpmon.png"))); // no rows, no plot
         QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/link-udpmon.csv")));
+    }
+
+    // All five tests through the window against a responder with the training mission (the telemetry
+    // test's station): every table filled, every plot drawn, and the report's five PNG files and CSV
+    // tables written; the UDP plot shows a send and a receive curve per datagram size.
+    void everyTestDrawnAndSaved()
+    {
+        telestation::link::ResponderOptions options;
+        options.listen = "127.0.0.1:0";
+        options.mission = std::make_shared<const mdb::MissionDatabase>(test::trainingDatabase());
+        auto responder = telestation::link::Responder::start(options);
+        QVERIFY2(responder.ok(), responder.ok() ? "" : responder.error().message.c_str());
+
+        LinkTestWindow window(std::make_shared<const mdb::MissionDatabase>(test::trainingDatabase()));
+        window.setResponderAddress(QString::fromStdString((*responder)->address()));
+        window.setTests({telestation::link::kAllTests.begin(), telestation::link::kAllTests.end()});
+        window.setQuick(true);
+        window.setOptionsForTest([](telestation::link::ControllerOptions& o) {
+            o.messageSizes = {512};
+            o.messageTime = 150ms;
+            o.udpSizes = {64, 1472};
+            o.udpGapsNs = {0, 100'000};
+            o.udpCount = 100;
+            o.flowCounts = {1, 2};
+            o.flowsTime = 300ms;
+            o.sampleMs = 50;
+            o.blockSizes = {1024};
+            o.blockTime = 150ms;
+            o.telemetryStartMbps = 1;
+            o.telemetryMaxMbps = 2;
+            o.telemetryTries = 2;
+            o.telemetryTime = 300ms;
+        });
+        window.show();
+        QSignalSpy finished(&window, &LinkTestWindow::finished);
+        QVERIFY(window.run());
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, kRunTimeoutMs);
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(window.errorText()));
+        for (const auto& [test, why] : window.report()->failures)
+            QFAIL(qPrintable(QString::fromStdString(why)));
+
+        for (const telestation::link::TestKind test : telestation::link::kAllTests) {
+            const QString name = QString::fromStdString(std::string(telestation::link::testName(test)));
+            QVERIFY2(window.tableModel(test)->rowCount() > 0, qPrintable(name));
+            QVERIFY2(window.plot(test)->pointCount() > 0, qPrintable(name));
+        }
+        QCOMPARE(window.plot(telestation::link::TestKind::UdpGrid)->curveCount(), 4); // 2 sizes × (send, receive)
+        QCOMPARE(window.tableModel(telestation::link::TestKind::UdpGrid)->rowCount(), 4);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QCOMPARE(window.saveReport(dir.path()), QString());
+        for (const char* test : {"msgrate", "udpmon", "flows", "blocks", "telemetry"}) {
+            const QString base = dir.filePath(QStringLiteral("link-%1").arg(QLatin1String(test)));
+            const QImage image(base + QStringLiteral(".png"));
+            QVERIFY2(!image.isNull(), test);
+            QCOMPARE(image.size(), QSize(sim::gui::LinkPlot::kImageWidth, sim::gui::LinkPlot::kImageHeight));
+            QVERIFY2(QFileInfo(base + QStringLiteral(".csv")).size() > 0, test);
+        }
     }
 
     void anAbsentResponderIsSaid()
