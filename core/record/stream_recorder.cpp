@@ -149,8 +149,13 @@ StreamRecorder::StreamRecorder(std::unique_ptr<Impl> impl) : m_impl(std::move(im
 
 StreamRecorder::~StreamRecorder()
 {
-    if (m_impl && !m_impl->closed)
+    if (!m_impl || m_impl->closed)
+        return;
+    try {
         (void)close();
+    } catch (const std::exception& e) { // only bad_alloc: a destructor must not end the station for it
+        spdlog::error("recording of stream {}: closing failed: {}", m_impl->stream, e.what());
+    }
 }
 
 Result<std::unique_ptr<StreamRecorder>> StreamRecorder::create(RecordingCatalog& catalog, std::string streamName,
@@ -219,7 +224,11 @@ bool StreamRecorder::flush(bool sync) noexcept
     if (d.failed || d.closed)
         return false;
     if (!d.writer->flush() || (sync && !d.writer->sync())) {
-        d.fail(d.writer->error());
+        try {
+            d.fail(d.writer->error());
+        } catch (const std::exception&) { // only bad_alloc: stopped all the same, without the reason
+            d.failed = true;
+        }
         return false;
     }
     return true;
