@@ -22,7 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kSegmentExtension = ".tsrec";
 constexpr std::string_view kMissingFile = "the segment file is missing";
 constexpr std::string_view kAdded = "added from the file (it had no catalog entry)";
 constexpr std::array<std::string_view, 2> kJournalSuffixes{"-wal", "-shm"};
@@ -56,44 +55,15 @@ Status moveAside(const fs::path& from, const fs::path& to)
     return {};
 }
 
-// The stream and sequence a segment's file name gives: <stream>-<yyyymmddThhmmss>-<sequence>.tsrec
-// (the stream name may itself contain '-').
-struct NameParts {
-    std::string stream;
-    std::uint64_t sequence = 0;
-};
-
-std::optional<NameParts> parseSegmentName(std::string_view name)
-{
-    if (!name.ends_with(kSegmentExtension))
-        return std::nullopt;
-    name.remove_suffix(kSegmentExtension.size());
-    const auto lastDash = name.rfind('-');
-    if (lastDash == std::string_view::npos || lastDash < 17)
-        return std::nullopt;
-    NameParts parts;
-    const std::string_view digits = name.substr(lastDash + 1);
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), parts.sequence);
-    if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty())
-        return std::nullopt;
-    const std::string_view stamp = name.substr(lastDash - 15, 15); // yyyymmddThhmmss
-    if (name[lastDash - 16] != '-' || stamp[8] != 'T')
-        return std::nullopt;
-    parts.stream = std::string(name.substr(0, lastDash - 16));
-    if (parts.stream.empty())
-        return std::nullopt;
-    return parts;
-}
-
 // A segment's counts, time range and state as its file gives them; `why` says what brought it here.
 void describeFromFile(SegmentInfo& info, const std::string& path, std::string_view why)
 {
     std::error_code ec;
-    if (const auto size = fs::file_size(path, ec); !ec && size < kFileHeaderSize) {
+    if (const auto size = fs::file_size(path, ec); !ec && endsInsideHeader(path, size)) {
         // A crash while the file was created, before its header was written: no records, nothing damaged.
         info.state = SegmentState::Closed;
-        info.problem = std::string(why) + "; truncated last record: the file ends inside its header (" + std::to_string(size)
-            + " of " + std::to_string(kFileHeaderSize) + " bytes)";
+        info.problem = std::string(why) + "; truncated last record: the file ends inside its header (after " + std::to_string(size)
+            + " bytes)";
         info.packets = 0;
         info.apidPackets.clear();
         info.firstTimeNs = info.lastTimeNs = 0;
@@ -232,7 +202,7 @@ Status reconcileWithFiles(RecordingCatalog& catalog, std::vector<std::string>& n
         if (auto reader = SegmentReader::open(path)) {
             info.streamName = (*reader)->header().streamName;
             info.sequence = (*reader)->header().sequence;
-        } else if (auto parts = parseSegmentName(name)) {
+        } else if (auto parts = parseSegmentFileName(name)) {
             info.streamName = parts->stream;
             info.sequence = parts->sequence;
         } else {

@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace telestation::record::detail {
 
@@ -28,6 +30,17 @@ inline constexpr std::size_t kRecordHeaderSize = 24;       // sync .. reserved
 inline constexpr std::size_t kStreamNameSize = 32;
 // The largest CCSDS space packet (6 + 65,536 bytes) plus room for a transport header in front of it.
 inline constexpr std::size_t kMaxPayload = 65542 + 65535;
+
+// Segment files are named <stream>-<UTC yyyymmddThhmmss>-<sequence>.tsrec (segment_file.cpp).
+inline constexpr std::string_view kSegmentExtension = ".tsrec";
+[[nodiscard]] std::string segmentFileName(const std::string& stream, std::int64_t createdNs, std::uint64_t sequence);
+struct SegmentNameParts {
+    std::string stream;
+    std::uint64_t sequence = 0;
+};
+// The stream and sequence a segment's file name gives (the stream name may itself contain '-');
+// nullopt for a name of another form.
+[[nodiscard]] std::optional<SegmentNameParts> parseSegmentFileName(std::string_view name);
 
 // The host is little-endian (x86-64, ARM64 Linux): the format's byte order is the native one.
 static_assert(std::endian::native == std::endian::little, "core/record assumes a little-endian host");
@@ -56,6 +69,10 @@ struct SegmentSummary {
 };
 
 [[nodiscard]] Result<SegmentSummary> summarizeSegment(const std::string& path);
+
+// Whether the segment file at `path`, of `size` bytes, ends inside its header (a crash while it was
+// created): shorter than a version-1 header, or than a version-2 header when it starts as one.
+[[nodiscard]] bool endsInsideHeader(const std::string& path, std::uint64_t size);
 
 // Counts, time range and size of a segment as its intact records give them (crash recovery, a failed
 // recorder, segments the catalog cannot count).

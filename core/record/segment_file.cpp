@@ -1,9 +1,12 @@
 // Segment files: the writer (1 MiB buffer, large write(2) calls, an error state on the first failed
-// write) and the reader (header check, then record by record: sync, length bound, CRC).
+// write), the reader (header check, then record by record: sync, length bound, CRC) and their names.
 #include "core/record/record_detail.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
 #include <fcntl.h>
 #include <string_view>
 #include <sys/stat.h>
@@ -49,6 +52,11 @@ int writeAll(int fd, const std::uint8_t* bytes, std::size_t size, std::size_t& w
     return 0;
 }
 
+// Where a header's CRC-32C sits (it covers the bytes before it) and how long its name field is.
+constexpr std::size_t crcOffset(std::size_t headerSize) noexcept { return headerSize - 4; }
+constexpr std::size_t kNameOffset = 32;
+constexpr std::size_t kNameSizeVersion1 = 28;
+
 void encodeHeader(const SegmentHeader& header, std::uint8_t* out) noexcept
 {
     std::memset(out, 0, kFileHeaderSize);
@@ -57,8 +65,23 @@ void encodeHeader(const SegmentHeader& header, std::uint8_t* out) noexcept
     store<std::uint32_t>(out + 12, static_cast<std::uint32_t>(kFileHeaderSize));
     store<std::int64_t>(out + 16, header.createdNs);
     store<std::uint64_t>(out + 24, header.sequence);
-    std::memcpy(out + 32, header.streamName.data(), header.streamName.size()); // checked: <= 32
-    store<std::uint32_t>(out + 60, crc32c({out, 60}));
+    std::memcpy(out + kNameOffset, header.streamName.data(), header.streamName.size()); // checked: <= 32
+    static_assert(kNameOffset + detail::kStreamNameSize <= crcOffset(kFileHeaderSize));
+    store<std::uint32_t>(out + crcOffset(kFileHeaderSize), crc32c({out, crcOffset(kFileHeaderSize)}));
+}
+
+// A version-1 header's stream name: its 28 bytes, or — when they are all used, so that a longer name
+// may have lost its end to the CRC — the stream of the file name, if that one starts with them.
+std::string version1StreamName(const std::uint8_t* field, const std::string& path)
+{
+    const char* name = reinterpret_cast<const char*>(field);
+    std::string stream(name, strnlen(name, kNameSizeVersion1));
+    if (stream.size() < kNameSizeVersion1)
+        return stream;
+    const auto parts = detail::parseSegmentFileName(std::filesystem::path(path).filename().string());
+    if (parts && parts->stream.size() <= detail::kStreamNameSize && parts->stream.starts_with(stream))
+        return parts->stream;
+    return stream;
 }
 
 } // namespace
@@ -230,7 +253,7 @@ struct SegmentReader::Impl {
     std::uint64_t bufferStart = 0; // file offset of buffer[0]
     bool eof = false;
     int readError = 0;
-    std::uint64_t offset = kFileHeaderSize; // just past the last intact record
+    std::uint64_t offset = 0;    // just past the last intact record (the header, once open)
     bool done = false;
     SegmentEnd end = SegmentEnd::Clean;
     std::string problem;
@@ -287,30 +310,42 @@ Result<std::unique_ptr<SegmentReader>> SegmentReader::open(const std::string& pa
     impl->fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (impl->fd < 0)
         return fileError(path, "cannot open: " + errnoText(errno));
-    const std::size_t got = impl->ensure(kFileHeaderSize);
+    std::size_t got = impl->ensure(kFileHeaderSizeVersion1);
     if (impl->readError != 0)
         return fileError(path, "read: " + errnoText(impl->readError));
     const std::uint8_t* h = impl->buffer.data();
     if (got < detail::kMagic.size() || std::memcmp(h, detail::kMagic.data(), detail::kMagic.size()) != 0)
         return fileError(path, "not a recording segment (bad magic)");
-    if (got < kFileHeaderSize)
-        return fileError(path, "segment header truncated (" + std::to_string(got) + " of 64 bytes)");
-    const auto version = load<std::uint32_t>(h + 8);
-    const auto headerSize = load<std::uint32_t>(h + 12);
-    if (load<std::uint32_t>(h + 60) != crc32c({h, 60}))
+    // Version and header size first (where the CRC is depends on them), checked against each other.
+    const auto version = got >= 16 ? load<std::uint32_t>(h + 8) : kFormatVersion;
+    const std::size_t headerSize = version == 1 ? kFileHeaderSizeVersion1 : kFileHeaderSize;
+    if (got >= 16 && version != 1 && version != kFormatVersion)
+        return fileError(path, "unsupported segment format version " + std::to_string(version)
+                                   + " (this program reads 1 and " + std::to_string(kFormatVersion) + ")");
+    got = impl->ensure(headerSize);
+    if (impl->readError != 0)
+        return fileError(path, "read: " + errnoText(impl->readError));
+    if (got < headerSize)
+        return fileError(path, "segment header truncated (" + std::to_string(got) + " of " + std::to_string(headerSize)
+                                   + " bytes)");
+    h = impl->buffer.data();
+    if (load<std::uint32_t>(h + crcOffset(headerSize)) != crc32c({h, crcOffset(headerSize)}))
         return fileError(path, "segment header CRC mismatch");
-    if (version != kFormatVersion)
-        return fileError(path, "unsupported segment format version " + std::to_string(version) + " (this program reads "
-                                   + std::to_string(kFormatVersion) + ")");
-    if (headerSize != kFileHeaderSize)
-        return fileError(path, "unexpected segment header size " + std::to_string(headerSize));
+    if (const auto stated = load<std::uint32_t>(h + 12); stated != headerSize)
+        return fileError(path, "unexpected segment header size " + std::to_string(stated) + " for format version "
+                                   + std::to_string(version));
     SegmentHeader& header = impl->header;
     header.version = version;
     header.createdNs = load<std::int64_t>(h + 16);
     header.sequence = load<std::uint64_t>(h + 24);
-    const char* name = reinterpret_cast<const char*>(h + 32);
-    header.streamName.assign(name, strnlen(name, detail::kStreamNameSize));
-    impl->pos = kFileHeaderSize;
+    if (version == 1) {
+        header.streamName = version1StreamName(h + kNameOffset, path);
+    } else {
+        const char* name = reinterpret_cast<const char*>(h + kNameOffset);
+        header.streamName.assign(name, strnlen(name, detail::kStreamNameSize));
+    }
+    impl->pos = headerSize;
+    impl->offset = headerSize;
     return std::unique_ptr<SegmentReader>(new SegmentReader(std::move(impl)));
 }
 
@@ -374,6 +409,54 @@ Result<SegmentScan> scanSegment(const std::string& path)
 }
 
 namespace detail {
+
+bool endsInsideHeader(const std::string& path, std::uint64_t size)
+{
+    if (size >= kFileHeaderSize)
+        return false;
+    if (size < kFileHeaderSizeVersion1)
+        return true;
+    std::uint8_t start[12] = {};
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    const ssize_t got = ::pread(fd, start, sizeof start, 0);
+    ::close(fd);
+    return got == static_cast<ssize_t>(sizeof start) && std::memcmp(start, kMagic.data(), kMagic.size()) == 0
+        && load<std::uint32_t>(start + 8) == kFormatVersion;
+}
+
+std::string segmentFileName(const std::string& stream, std::int64_t createdNs, std::uint64_t sequence)
+{
+    const std::time_t seconds = static_cast<std::time_t>(createdNs / 1'000'000'000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &utc);
+    return stream + "-" + stamp + "-" + std::to_string(sequence) + std::string(kSegmentExtension);
+}
+
+std::optional<SegmentNameParts> parseSegmentFileName(std::string_view name)
+{
+    if (!name.ends_with(kSegmentExtension))
+        return std::nullopt;
+    name.remove_suffix(kSegmentExtension.size());
+    const auto lastDash = name.rfind('-');
+    if (lastDash == std::string_view::npos || lastDash < 17)
+        return std::nullopt;
+    SegmentNameParts parts;
+    const std::string_view digits = name.substr(lastDash + 1);
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), parts.sequence);
+    if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty())
+        return std::nullopt;
+    const std::string_view stamp = name.substr(lastDash - 15, 15); // yyyymmddThhmmss
+    if (name[lastDash - 16] != '-' || stamp[8] != 'T')
+        return std::nullopt;
+    parts.stream = std::string(name.substr(0, lastDash - 16));
+    if (parts.stream.empty())
+        return std::nullopt;
+    return parts;
+}
 
 Result<SegmentSummary> summarizeSegment(const std::string& path)
 {

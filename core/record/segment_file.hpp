@@ -2,9 +2,14 @@
 // APID, protected by a CRC-32C per record. Segments roll over at a maximum size; the catalog
 // (recording_catalog.hpp) lists them. Format (all integers little-endian):
 //
-//   file header (64 bytes): magic "TSTREC\r\n" (8), format version u32 (= 1), header size u32 (= 64),
+//   file header (96 bytes): magic "TSTREC\r\n" (8), format version u32 (= 2), header size u32 (= 96),
 //     created (ns since the Unix epoch) i64, segment sequence number u64, stream name (32 bytes,
-//     UTF-8, NUL-padded), CRC-32C of the preceding 60 bytes u32.
+//     ASCII, NUL-padded), reserved (28 bytes, zero), CRC-32C of the preceding 92 bytes u32.
+//   Version 1 (read, no longer written) had a 64-byte header: the same fields up to the sequence
+//     number, then the stream name in 28 bytes and the CRC-32C of the preceding 60 bytes. Its writer
+//     copied names of up to 32 bytes, so the CRC overwrote the last bytes of a 29..32-byte name: the
+//     reader then takes the name from the file name (<stream>-<yyyymmddThhmmss>-<sequence>.tsrec)
+//     when that one starts with the 28 bytes in the header.
 //   records, each: sync u32 (0x54535243 'TSRC'), payload length u32, receive time i64 (ns, realtime),
 //     stream id u16, APID u16, flags u16 (bit 0: the packet was malformed), reserved u16, payload
 //     (the packet's bytes exactly as received, transport header included), CRC-32C u32 over the
@@ -26,8 +31,9 @@
 
 namespace telestation::record {
 
-inline constexpr std::uint32_t kFormatVersion = 1;
-inline constexpr std::size_t kFileHeaderSize = 64;
+inline constexpr std::uint32_t kFormatVersion = 2;       // the version written
+inline constexpr std::size_t kFileHeaderSize = 96;        // of version 2
+inline constexpr std::size_t kFileHeaderSizeVersion1 = 64;
 inline constexpr std::size_t kRecordOverhead = 28; // sync, length, time, stream, apid, flags, reserved, CRC
 
 // CRC-32C (Castagnoli), as used by iSCSI/ext4; hardware-accelerated where the CPU has SSE4.2.
@@ -99,7 +105,8 @@ struct SegmentScan {
 // Reads a segment sequentially, checking each record's CRC.
 class SegmentReader {
 public:
-    // Opens the file and checks its header (magic, version, header CRC): errors name the file.
+    // Opens the file and checks its header (magic, version 1 or 2, header size, header CRC): errors
+    // name the file.
     [[nodiscard]] static Result<std::unique_ptr<SegmentReader>> open(const std::string& path);
     ~SegmentReader();
 
@@ -109,7 +116,7 @@ public:
     bool next(RecordMeta& meta, std::vector<std::uint8_t>& payload);
     [[nodiscard]] SegmentEnd end() const noexcept;
     [[nodiscard]] const std::string& problem() const noexcept;
-    [[nodiscard]] std::uint64_t offset() const noexcept; // just past the last intact record read
+    [[nodiscard]] std::uint64_t offset() const noexcept; // just past the last intact record read (the header at first)
 
 private:
     struct Impl;

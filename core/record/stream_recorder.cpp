@@ -20,17 +20,6 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kApidSlots = 65536; // RecordMeta::apid is 16 bits wide
 
-// <stream>-<UTC yyyymmddThhmmss>-<sequence>.tsrec
-std::string segmentFileName(const std::string& stream, std::int64_t createdNs, std::uint64_t sequence)
-{
-    const std::time_t seconds = static_cast<std::time_t>(createdNs / 1'000'000'000);
-    std::tm utc{};
-    gmtime_r(&seconds, &utc);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &utc);
-    return stream + "-" + stamp + "-" + std::to_string(sequence) + ".tsrec";
-}
-
 bool validStreamName(const std::string& name)
 {
     if (name.empty() || name.size() > detail::kStreamNameSize)
@@ -69,7 +58,7 @@ struct StreamRecorder::Impl {
         SegmentInfo next;
         next.streamName = stream;
         next.sequence = nextSequence;
-        next.file = segmentFileName(stream, created, next.sequence);
+        next.file = detail::segmentFileName(stream, created, next.sequence);
         auto id = catalog->addSegment(next);
         if (!id)
             return id.error();

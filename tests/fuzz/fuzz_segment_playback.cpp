@@ -2,9 +2,10 @@
 // the catalog's crash recovery and playback's count use) and record::PlaybackSource on the file,
 // played to its end as fast as possible (the station's file:// source).
 //
-// Input: a mode byte, then the segment file. Mode bit 0 set: the header's and every record's CRC-32C
-// are recomputed before the file is written (records followed by their length fields), so that
-// mutations reach what lies behind the checksums; clear: the bytes are written as they are.
+// Input: a mode byte, then the segment file (format version 1 or 2). Mode bit 0 set: the header's and
+// every record's CRC-32C are recomputed before the file is written (records followed by their length
+// fields), so that mutations reach what lies behind the checksums; clear: the bytes are written as
+// they are.
 // Checks: playback delivers exactly the intact records the scan counted, each within the largest
 // payload, and finishes.
 #include "core/record/playback.hpp"
@@ -22,10 +23,13 @@ namespace {
 // The file's CRCs made right, as a writer would have written them.
 void fixChecksums(std::vector<std::uint8_t>& file)
 {
-    if (file.size() < kFileHeaderSize)
+    if (file.size() < 12)
         return;
-    detail::store(&file[60], crc32c(std::span(file).first(60)));
-    for (std::size_t at = kFileHeaderSize; at + detail::kRecordHeaderSize <= file.size();) {
+    const std::size_t headerSize = detail::load<std::uint32_t>(&file[8]) == 1 ? kFileHeaderSizeVersion1 : kFileHeaderSize;
+    if (file.size() < headerSize)
+        return;
+    detail::store(&file[headerSize - 4], crc32c(std::span(file).first(headerSize - 4)));
+    for (std::size_t at = headerSize; at + detail::kRecordHeaderSize <= file.size();) {
         const std::size_t end = at + detail::kRecordHeaderSize + detail::load<std::uint32_t>(&file[at + 4]);
         if (end + 4 > file.size())
             return;

@@ -149,7 +149,7 @@ Bytes catalogSeed(const std::vector<std::pair<std::string, record::SegmentState>
             info.firstTimeNs = fuzz::kExampleSegmentStartNs;
             info.lastTimeNs = fuzz::kExampleSegmentStartNs + (fuzz::kExampleSegmentRecords - 1) * 1000000;
             info.packets = fuzz::kExampleSegmentRecords;
-            info.bytes = 64 + fuzz::kExampleSegmentRecords * (28 + 32);
+            info.bytes = record::kFileHeaderSize + fuzz::kExampleSegmentRecords * (28 + 32);
             info.state = state;
             info.apidPackets = {{100, fuzz::kExampleSegmentRecords}};
             if (!(*catalog)->addSegment(info))

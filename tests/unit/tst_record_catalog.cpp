@@ -78,7 +78,9 @@ bool inChild(F body)
     return ::waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-// Records two streams into many small segments and closes them: what a catalog lists of them.
+// Records two streams into many small segments and closes them: what a catalog lists of them. One
+// stream's name has the longest length allowed (32 bytes), so that a rebuild from the segment files
+// shows that the header carries it whole.
 std::vector<SegmentInfo> recordTwoStreams(const std::string& directory, std::size_t& records)
 {
     auto catalog = RecordingCatalog::open(directory);
@@ -87,7 +89,7 @@ std::vector<SegmentInfo> recordTwoStreams(const std::string& directory, std::siz
     const auto recs = makeRecords(400, 20, 300, 55);
     {
         auto a = StreamRecorder::create(**catalog, "tm", 1, 4096);
-        auto b = StreamRecorder::create(**catalog, "hk-2", 2, 4096);
+        auto b = StreamRecorder::create(**catalog, "housekeeping-2.payload_bus-ch.07", 2, 4096);
         if (!a || !b)
             return {};
         for (std::size_t i = 0; i < recs.size(); ++i)

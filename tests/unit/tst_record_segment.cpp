@@ -1,6 +1,6 @@
-// Segment files: CRC-32C, the exact byte format, round trips, truncation at every byte of the last
-// record, damage in a middle record, a real "disk full" (RLIMIT_FSIZE in a child process) and the
-// writer's per-record path allocating nothing.
+// Segment files: CRC-32C, the exact byte format, round trips, stream names up to 32 bytes, reading
+// format version 1, truncation at every byte of the last record, damage in a middle record, a real
+// "disk full" (RLIMIT_FSIZE in a child process) and the writer's per-record path allocating nothing.
 #include "core/record/record_detail.hpp"
 #include "core/record/segment_file.hpp"
 #include "tests/support/allocation_counter.hpp"
@@ -168,14 +168,14 @@ private slots:
             auto w = SegmentWriter::create(path, SegmentHeader{kFormatVersion, 0x0102030405060708, 42, "tm"});
             QVERIFY(w);
             QVERIFY((*w)->append(RecordMeta{-5, 0x1234, 0x0707, true}, payload));
-            QCOMPARE((*w)->bytesWritten(), std::uint64_t{64 + 28 + 8});
+            QCOMPARE((*w)->bytesWritten(), std::uint64_t{96 + 28 + 8});
             QVERIFY((*w)->close());
         }
         const auto f = readFile(QString::fromStdString(path));
-        QCOMPARE(f.size(), std::size_t{64 + 28 + 8});
-        std::vector<std::uint8_t> h = {'T', 'S', 'T', 'R', 'E', 'C', '\r', '\n', 1, 0, 0, 0, 64, 0, 0, 0,
+        QCOMPARE(f.size(), std::size_t{96 + 28 + 8});
+        std::vector<std::uint8_t> h = {'T', 'S', 'T', 'R', 'E', 'C', '\r', '\n', 2, 0, 0, 0, 96, 0, 0, 0,
                                        8, 7, 6, 5, 4, 3, 2, 1, 42, 0, 0, 0, 0, 0, 0, 0, 't', 'm'};
-        h.resize(60, 0);
+        h.resize(92, 0); // the rest of the name field, then 28 reserved bytes
         const std::uint32_t hc = crc32c(h);
         for (int i = 0; i < 4; ++i)
             h.push_back(static_cast<std::uint8_t>(hc >> (8 * i)));
@@ -186,7 +186,93 @@ private slots:
         const std::uint32_t rc = crc32c(std::span(r).subspan(4));
         for (int i = 0; i < 4; ++i)
             r.push_back(static_cast<std::uint8_t>(rc >> (8 * i)));
-        QVERIFY(std::equal(r.begin(), r.end(), f.begin() + 64));
+        QVERIFY(std::equal(r.begin(), r.end(), f.begin() + 96));
+    }
+
+    // A stream name uses all 32 bytes of its field and comes back whole (format version 1 lost the
+    // last four bytes of such a name to the header's CRC).
+    void streamNamesOfEveryLength()
+    {
+        QTemporaryDir dir;
+        for (std::size_t length = 1; length <= detail::kStreamNameSize; ++length) {
+            std::string name;
+            for (std::size_t i = 0; i < length; ++i)
+                name += static_cast<char>('a' + i % 26);
+            const std::string path = dir.filePath(QString("n%1.tsrec").arg(length)).toStdString();
+            auto w = SegmentWriter::create(path, SegmentHeader{kFormatVersion, 5, length, name});
+            QVERIFY(w);
+            QVERIFY((*w)->append({1, 2, 3, false}, std::vector<std::uint8_t>(10, 0xEE)));
+            QVERIFY((*w)->close());
+            const auto scan = scanSegment(path);
+            QVERIFY2(scan, scan ? "" : scan.error().toString().c_str());
+            QCOMPARE(scan->header.streamName, name);
+            QCOMPARE(scan->header.sequence, std::uint64_t{length});
+            QCOMPARE(scan->records, std::uint64_t{1});
+            QCOMPARE(scan->end, SegmentEnd::Clean);
+        }
+    }
+
+    // Segments written before format version 2 (64-byte header, 28 bytes of name) are still read:
+    // header fields, every record, offsets from byte 64. A name of 29..32 bytes, whose end the old
+    // writer's CRC overwrote, is taken from the file name when that one is of the recorder's form.
+    void readsFormatVersion1_data()
+    {
+        QTest::addColumn<QString>("streamName");
+        QTest::addColumn<QString>("fileName");
+        QTest::addColumn<QString>("expected");
+        const QString n32 = "telemetry.downlink-primary_ch-01"; // 32 bytes
+        QTest::newRow("short name") << "downlink" << "v1.tsrec" << "downlink";
+        QTest::newRow("28 bytes") << n32.left(28) << "v1.tsrec" << n32.left(28);
+        QTest::newRow("32 bytes, recorder's file name") << n32 << n32 + "-20261129T062500-7.tsrec" << n32;
+        QTest::newRow("30 bytes, recorder's file name") << n32.left(30) << n32.left(30) + "-20261129T062500-7.tsrec"
+                                                        << n32.left(30);
+        QTest::newRow("32 bytes, file renamed") << n32 << "renamed.tsrec" << n32.left(28);
+        QTest::newRow("32 bytes, file of another stream") << n32 << "other-20261129T062500-7.tsrec" << n32.left(28);
+    }
+
+    void readsFormatVersion1()
+    {
+        QFETCH(QString, streamName);
+        QFETCH(QString, fileName);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const auto recs = makeRecords(50, 300, 11);
+        const std::string v2 = dir.filePath("v2.tsrec").toStdString();
+        QCOMPARE(writeSegment(v2, recs).size(), recs.size());
+        const auto current = readFile(QString::fromStdString(v2));
+        // The version-1 header as its writer made it: the name copied (up to 32 bytes) to offset 32,
+        // then the CRC-32C of bytes 0..59 stored at offset 60, over the name's end.
+        std::vector<std::uint8_t> file(64, 0);
+        std::memcpy(file.data(), current.data(), 32); // magic, version, header size, created, sequence
+        file[8] = 1;
+        file[12] = 64;
+        const QByteArray name = streamName.toLatin1();
+        std::memcpy(file.data() + 32, name.constData(), static_cast<std::size_t>(name.size()));
+        const std::uint32_t crc = crc32c(std::span(file).first(60));
+        std::memcpy(file.data() + 60, &crc, 4);
+        file.insert(file.end(), current.begin() + kFileHeaderSize, current.end());
+        const QString path = dir.filePath(fileName);
+        writeFile(path, file.data(), file.size());
+
+        const auto back = readSegment(path.toStdString());
+        QVERIFY2(back.error.empty(), back.error.c_str());
+        QCOMPARE(back.end, SegmentEnd::Clean);
+        QVERIFY(samePrefix(back.recs, recs, recs.size()));
+        QCOMPARE(back.offset, std::uint64_t{file.size()});
+        const auto scan = scanSegment(path.toStdString());
+        QVERIFY(scan);
+        QCOMPARE(scan->header.version, std::uint32_t{1});
+        QCOMPARE(scan->header.streamName, expected.toStdString());
+        QCOMPARE(scan->header.sequence, std::uint64_t{7});
+        QCOMPARE(scan->header.createdNs, std::int64_t{123456789});
+        QCOMPARE(scan->records, std::uint64_t{recs.size()});
+        QCOMPARE(scan->intactBytes, std::uint64_t{file.size()});
+        // Cut inside the first record: the reader reports it from offset 64.
+        writeFile(path, file.data(), 64 + 10);
+        const auto cut = readSegment(path.toStdString());
+        QCOMPARE(cut.end, SegmentEnd::TruncatedRecord);
+        QVERIFY2(cut.problem.find("offset 64") != std::string::npos, cut.problem.c_str());
+        QCOMPARE(cut.offset, std::uint64_t{64});
     }
 
     void roundTrip()
@@ -259,11 +345,17 @@ private slots:
         b[40] ^= 1; // stream name
         expectError(b, "CRC");
         b = good;
-        b[8] = 2; // version 2 with a valid CRC
-        const std::uint32_t c = crc32c(std::span(b).first(60));
-        std::memcpy(b.data() + 60, &c, 4);
-        expectError(b, "version 2");
+        b[8] = 3; // a version to come, with a valid CRC
+        const std::uint32_t c = crc32c(std::span(b).first(92));
+        std::memcpy(b.data() + 92, &c, 4);
+        expectError(b, "version 3");
+        b = good;
+        b[12] = 64; // version 2 saying its header has 64 bytes, with a valid CRC
+        const std::uint32_t c2 = crc32c(std::span(b).first(92));
+        std::memcpy(b.data() + 92, &c2, 4);
+        expectError(b, "header size 64");
         expectError(std::vector<std::uint8_t>(good.begin(), good.begin() + 30), "truncated");
+        expectError(std::vector<std::uint8_t>(good.begin(), good.begin() + 80), "truncated (80 of 96 bytes)");
         expectError({}, "magic");
         QVERIFY(!SegmentReader::open(dir.filePath("missing").toStdString()));
     }
