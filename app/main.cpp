@@ -1,5 +1,6 @@
 // telestation: the workstation. Parses its command line before any QApplication exists, so that
 // --help, --version and --headless run without a display.
+#include "core/common/guarded_main.hpp"
 #include "core/config/mission_file.hpp"
 #include "core/config/station_profile.hpp"
 #include "app/consumers.hpp"
@@ -43,9 +44,8 @@ int runHeadless(const mdb::MissionDatabase& db, const std::string& path)
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+// main()'s body (guardedMain runs it).
+int run(int argc, char** argv)
 {
     CommandLine cli("telestation", "Ground-station telemetry workstation.");
     cli.addFlag("help", "Show this help and exit.");
@@ -249,7 +249,7 @@ int main(int argc, char** argv)
         const bool later = cli.isSet("displays-after");
         window.restoreLayout(later ? std::optional(QList<QJsonObject>{}) : displays);
         window.show();
-        if (later)
+        if (later && displays) // --displays-after without a loaded --displays exited above
             app::openDisplaysLater(window, *displays, QString::fromStdString(cli.value("displays")),
                                    static_cast<int>(*displaysAfter * 1000));
         if (*quitAfterMs >= 0)
@@ -262,4 +262,11 @@ int main(int argc, char** argv)
     spdlog::info("Telestation exiting ({})", rc);
     app::shutdownLogging();
     return rc;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    return telestation::guardedMain("telestation", [&] { return run(argc, argv); });
 }

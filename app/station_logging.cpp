@@ -16,7 +16,7 @@ namespace {
 // shutdownLogging). The one piece of global state the style guide allows.
 std::shared_ptr<spdlog::logger> g_logger;
 constexpr std::size_t kQueueMessages = 8192;
-constexpr std::size_t kFileBytes = 10 * 1024 * 1024;
+constexpr std::size_t kFileBytes = std::size_t{10} * 1024 * 1024;
 constexpr std::size_t kFiles = 5;
 } // namespace
 

@@ -7,6 +7,7 @@
 //   telestation-sim [--scenario FILE.json]            the window (when a display is available; without
 //                                                    --scenario or --dest it opens the demo scenario, stopped)
 //   telestation-sim link --respond ADDR:PORT | --to HOST:PORT ...   the link test (sim/link_command.hpp)
+#include "core/common/guarded_main.hpp"
 #include "core/config/mission_file.hpp"
 #include "core/common/command_line.hpp"
 #include "core/common/paths.hpp"
@@ -200,9 +201,8 @@ bool displayAvailable()
     return (x && *x) || (wayland && *wayland);
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+// main()'s body (guardedMain runs it).
+int run(int argc, char** argv)
 {
     CommandLine cli("telestation-sim", "Training simulator: generates telemetry streams from the mission database. The link test: telestation-sim link --help.");
     cli.addFlag("help", "Show this help and exit.");
@@ -311,4 +311,11 @@ int main(int argc, char** argv)
     if (*quitAfterMs >= 0)
         ui::closeLater(window, static_cast<int>(*quitAfterMs), QString::fromStdString(cli.value("screenshot")));
     return QApplication::exec(); // the window stops its streams when it goes
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    return telestation::guardedMain("telestation-sim", [&] { return run(argc, argv); });
 }

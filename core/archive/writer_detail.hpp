@@ -14,7 +14,7 @@
 
 namespace telestation::archive::detail {
 
-inline constexpr std::size_t kBlock = 64 * 1024;
+inline constexpr std::size_t kBlock = std::size_t{64} * 1024;
 
 // Text on its way to a FILE: appended to `text`, written in blocks; remembers the first failure.
 class TextSink {

@@ -82,7 +82,7 @@ namespace telestation::text {
     if (!date.ok())
         return std::nullopt;
     const std::int64_t days = std::chrono::sys_days(date).time_since_epoch().count();
-    const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second;
+    const std::int64_t seconds = days * 86400 + std::int64_t{hour} * 3600 + std::int64_t{minute} * 60 + second;
     if (seconds < 0 || seconds > (std::numeric_limits<std::int64_t>::max() - fraction) / kNsPerSecond)
         return std::nullopt;
     return seconds * kNsPerSecond + fraction;

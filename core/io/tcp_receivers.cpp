@@ -27,7 +27,7 @@ namespace {
 using Milliseconds = std::chrono::milliseconds;
 
 // One read takes what the socket holds up to this size: large, so that a busy stream costs few calls.
-constexpr std::size_t kReadBufferBytes = 256 * 1024;
+constexpr std::size_t kReadBufferBytes = std::size_t{256} * 1024;
 // Reads per connection per poll() call: bounded so that the thread comes back to check for a stop
 // request, and so that one busy sender does not starve the others.
 constexpr int kMaxReadsPerPoll = 4;

@@ -128,7 +128,7 @@ Result<Json> ControlChannel::receive(milliseconds timeout)
         if (ready < 0 && errno == EINTR)
             continue;
         if (ready == 0)
-            return Error{"no answer within " + std::to_string(timeout.count() / 1000.0).substr(0, 5) + " s", {}};
+            return Error{"no answer within " + std::to_string(static_cast<double>(timeout.count()) / 1000.0).substr(0, 5) + " s", {}};
         char chunk[65536];
         const ssize_t n = ::recv(m_fd.get(), chunk, sizeof chunk, 0);
         if (n == 0)

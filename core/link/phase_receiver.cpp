@@ -38,7 +38,7 @@ double threadCpuSeconds() noexcept
 
 namespace {
 
-constexpr std::size_t kReadBytes = 256 * 1024;
+constexpr std::size_t kReadBytes = std::size_t{256} * 1024;
 constexpr unsigned kBatch = 32;
 constexpr std::uint32_t kTrackedSequences = 1u << 26; // duplicates told apart up to here (8 MiB of bits)
 

@@ -409,7 +409,7 @@ private:
         const PacketDef& p = packet(i);
         if (!p.secondaryHeader)
             return {};
-        const std::uint64_t headerEnd = kPrimaryHeaderBits + 8u * p.secondaryHeader->sizeBytes();
+        const std::uint64_t headerEnd = kPrimaryHeaderBits + std::uint64_t{8} * p.secondaryHeader->sizeBytes();
         if (offset < headerEnd && offset + length > kPrimaryHeaderBits && length > 0)
             return bitRange(offset, length) + " overlap the secondary header ("
                 + bitRange(kPrimaryHeaderBits, headerEnd - kPrimaryHeaderBits) + ")";

@@ -421,6 +421,8 @@ Status Station::addStream(const config::StreamProfile& sp)
     if (!endpoint)
         return endpoint.error();
     const auto id = d.core.streams.freeId();
+    if (!id) // check() refused a stream beyond the table's capacity already; kept local to this use
+        return Error{"stream " + sp.name + ": the station has " + std::to_string(StreamTable::kCapacity) + " streams, its most", {}};
     config::QueueOptions queues;
     {
         std::lock_guard lock(d.core.settings.mutex);

@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::size_t kMaxNesting = 64; // containers included in one another
 constexpr std::size_t kMaxEntries = 100000; // entries of one flattened container
-constexpr std::int64_t kMaxLocationBits = 65542 * 8;
+constexpr std::int64_t kMaxLocationBits = std::int64_t{65542} * 8;
 
 std::string cycleText(const std::vector<std::string>& paths, const std::string& again)
 {

@@ -21,7 +21,7 @@ namespace telestation::xtce {
 
 inline constexpr std::string_view kXtceNamespace11 = "http://www.omg.org/space/xtce";
 inline constexpr std::string_view kXtceNamespace12 = "http://www.omg.org/spec/XTCE/20180204";
-inline constexpr std::size_t kMaxXmlBytes = 64u * 1024u * 1024u;
+inline constexpr std::size_t kMaxXmlBytes = std::size_t{64} * 1024 * 1024;
 
 class XmlDocument;
 

@@ -491,14 +491,14 @@ private slots:
         const EventLogModel& m = *dock.model();
         QCOMPARE(m.rowCount(), static_cast<int>(engine.size()));
         for (int r = 0; r < m.rowCount(); ++r) {
-            QCOMPARE(m.event(r).number, engine[static_cast<std::size_t>(r)].number);
-            QCOMPARE(m.event(r).text, engine[static_cast<std::size_t>(r)].text);
-            QCOMPARE(m.event(r).severity, engine[static_cast<std::size_t>(r)].severity);
+            QCOMPARE(m.eventAt(r).number, engine[static_cast<std::size_t>(r)].number);
+            QCOMPARE(m.eventAt(r).text, engine[static_cast<std::size_t>(r)].text);
+            QCOMPARE(m.eventAt(r).severity, engine[static_cast<std::size_t>(r)].severity);
             if (r > 0)
-                QVERIFY(m.event(r).number > m.event(r - 1).number);
+                QVERIFY(m.eventAt(r).number > m.eventAt(r - 1).number);
         }
-        QCOMPARE(m.event(m.rowCount() - 1).text, std::string("station stopped"));
-        QCOMPARE(m.event(m.rowCount() - 1).stream, std::string());
+        QCOMPARE(m.eventAt(m.rowCount() - 1).text, std::string("station stopped"));
+        QCOMPARE(m.eventAt(m.rowCount() - 1).stream, std::string());
 
         dock.setSeverityFilter(EventLogDock::SeverityFilter::WarningAndAbove);
         QVERIFY(dock.filterModel()->rowCount() >= 1);
@@ -594,7 +594,7 @@ private slots:
         QCOMPARE(texts(*dock.model()), expected);
         // The archived rows carry every field and their place in the archive; the live ones none.
         const EventLogModel& m = *dock.model();
-        QVERIFY(m.event(700) == archive.events[700]);
+        QVERIFY(m.eventAt(700) == archive.events[700]);
         QCOMPARE(m.archivePosition(700)->id, 701);
         QVERIFY(!m.archivePosition(1198));
         // New live events still arrive below.
@@ -657,7 +657,7 @@ private slots:
         QCOMPARE(dock.archiveStatusText(), QStringLiteral("200 earlier events loaded from the archive; that is the whole range."));
         QCOMPARE(dock.shownModel()->rowCount(), 1200);
         for (int i = 0; i < 1200; ++i)
-            QVERIFY(dock.shownModel()->event(i) == archive.events[static_cast<std::size_t>(i)]);
+            QVERIFY(dock.shownModel()->eventAt(i) == archive.events[static_cast<std::size_t>(i)]);
 
         auto* live = dock.findChild<QPushButton*>(QStringLiteral("eventLive"));
         QVERIFY(live);

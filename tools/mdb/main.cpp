@@ -1,6 +1,7 @@
 // telestation-mdb: compiles mission database definitions (*.tdef, or XTCE *.xml) into the SQLite form
 // the station loads (*.mdb), exports them back to canonical text, checks and summarizes any form.
 // Exit codes: 0 success, 1 the data has errors or a file could not be read/written, 2 wrong usage.
+#include "core/common/guarded_main.hpp"
 #include "core/config/mission_file.hpp"
 #include "core/mdb/sqlite_store.hpp"
 #include "core/mdb/summary.hpp"
@@ -267,8 +268,5 @@ int run(const std::vector<std::string>& args)
 
 int main(int argc, char** argv)
 {
-    std::vector<std::string> args;
-    for (int i = 1; i < argc; ++i)
-        args.emplace_back(argv[i]);
-    return run(args);
+    return telestation::guardedMain("telestation-mdb", [&] { return run(std::vector<std::string>(argv + 1, argv + argc)); });
 }

@@ -9,6 +9,7 @@
 //   telestation-perf agent --listen ADDRESS:PORT                                 runs stations for a
 //       telestation-perf on another machine given --station HOST:PORT
 #include "core/common/command_line.hpp"
+#include "core/common/guarded_main.hpp"
 #include "core/common/paths.hpp"
 #include "core/common/time_text.hpp"
 #include "core/mdb/sqlite_store.hpp"
@@ -345,7 +346,13 @@ int runLimitsCommand(int argc, char** argv)
     report.kernel = kernelText();
     report.command = commandText(argc, argv, "limits");
     std::string error;
-    report.test = selectTests("process", error)->front();
+    const auto tests = selectTests("process", error);
+    if (!tests || tests->empty()) {
+        std::fprintf(stderr, "%s limits: %s\n", kProgram, error.c_str());
+        cleanUp(common);
+        return 1;
+    }
+    report.test = tests->front();
     {
         auto db = mdb::loadDatabase(common.run.mdb.empty() ? trainingDatabasePath().string() : common.run.mdb);
         report.plan = planLimitExercise(*db->findPacket(common.run.packetName), options.periodSeconds); // checked by setUpCommon
@@ -593,9 +600,8 @@ int runAgentCommand(int argc, char** argv)
     return rc;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+// main()'s body (guardedMain runs it).
+int run(int argc, char** argv)
 {
     if (argc > 1 && std::strcmp(argv[1], "endurance") == 0)
         return runEnduranceCommand(argc - 1, argv + 1);
@@ -604,4 +610,11 @@ int main(int argc, char** argv)
     if (argc > 1 && std::strcmp(argv[1], "limits") == 0)
         return runLimitsCommand(argc - 1, argv + 1);
     return runSuiteCommand(argc, argv);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    return telestation::guardedMain("telestation-perf", [&] { return run(argc, argv); });
 }

@@ -349,7 +349,8 @@ void searchLossFreeRate(const Iperf& iperf, UdpReference& result)
             if (next <= rate)
                 break;
             rate = next;
-            if (!(outcome = runAt(rate)))
+            outcome = runAt(rate);
+            if (!outcome)
                 return;
             if (!*outcome) {
                 lossy = rate;
@@ -364,7 +365,8 @@ void searchLossFreeRate(const Iperf& iperf, UdpReference& result)
             if (next >= rate)
                 break;
             rate = next;
-            if (!(outcome = runAt(rate)))
+            outcome = runAt(rate);
+            if (!outcome)
                 return;
             if (*outcome) {
                 lossFree = rate;
@@ -377,7 +379,8 @@ void searchLossFreeRate(const Iperf& iperf, UdpReference& result)
         const double middle = wholeMbps((lossFree + lossy) / 2);
         if (middle <= lossFree || middle >= lossy)
             break;
-        if (!(outcome = runAt(middle)))
+        outcome = runAt(middle);
+        if (!outcome)
             return;
         (*outcome ? lossFree : lossy) = middle;
     }

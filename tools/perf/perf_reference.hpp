@@ -42,7 +42,7 @@ struct UdpReferenceOptions {
     // receive buffer, so the reference is measured with the same. iperf3 asks without the FORCE variants,
     // so net.core.rmem_max and wmem_max must allow it: the search refuses to start when they are lower
     // (and says how to raise them). 0: iperf3's default, the kernel's.
-    std::size_t socketBufferBytes = 64 * 1024 * 1024;
+    std::size_t socketBufferBytes = std::size_t{64} * 1024 * 1024;
     // iperf3 takes whole seconds (-t 0 would run forever), so this is rounded, to at least 1.
     double secondsPerTry = 2;
     double startMbps = 1000;

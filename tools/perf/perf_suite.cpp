@@ -7,10 +7,12 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <string_view>
 
 namespace telestation::perf {
 
@@ -131,14 +133,25 @@ std::map<std::string, ConsumerLine> consumerLines(const std::string& output)
         const auto colon = line.find(": ", 9);
         if (colon == std::string::npos)
             continue;
+        // "P packets, Q parameters[, D dropped]"
+        std::string_view rest = std::string_view(line).substr(colon + 2);
+        const auto number = [&rest](std::uint64_t& out, std::string_view after) {
+            const char* end = rest.data() + rest.size();
+            const auto [next, ec] = std::from_chars(rest.data(), end, out);
+            if (ec != std::errc{} || !std::string_view(next, static_cast<std::size_t>(end - next)).starts_with(after))
+                return false;
+            rest.remove_prefix(static_cast<std::size_t>(next - rest.data()) + after.size());
+            return true;
+        };
         ConsumerLine c;
-        unsigned long long p = 0, q = 0, d = 0;
-        if (std::sscanf(line.c_str() + colon + 2, "%llu packets, %llu parameters, %llu dropped", &p, &q, &d) >= 2) {
-            c.packets = p;
-            c.parameters = q;
-            c.dropped = d;
-            lines[line.substr(9, colon - 9)] = c;
+        if (!number(c.packets, " packets, ") || !number(c.parameters, " parameters"))
+            continue;
+        if (rest.starts_with(", ")) {
+            rest.remove_prefix(2);
+            if (!number(c.dropped, " dropped"))
+                c.dropped = 0;
         }
+        lines[line.substr(9, colon - 9)] = c;
     }
     return lines;
 }

@@ -160,7 +160,7 @@ void EventLogModel::clear()
     endResetModel();
 }
 
-const events::Event& EventLogModel::event(int row) const
+const events::Event& EventLogModel::eventAt(int row) const
 {
     return m_events.at(static_cast<std::size_t>(row)).event;
 }

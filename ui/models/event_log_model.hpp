@@ -66,7 +66,7 @@ public:
     [[nodiscard]] std::uint64_t droppedCount() const noexcept { return m_dropped; }
     [[nodiscard]] std::uint64_t missedCount() const noexcept { return m_missed; }
     // The event of a row (0 <= row < rowCount()).
-    [[nodiscard]] const events::Event& event(int row) const;
+    [[nodiscard]] const events::Event& eventAt(int row) const;
 
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace telestation::ui {
 
@@ -11,7 +12,7 @@ void SampleHistory::append(std::span<const Sample> samples)
 {
     if (samples.empty())
         return;
-    double newestTime = empty() ? -INFINITY : newest().time;
+    double newestTime = empty() ? -std::numeric_limits<double>::infinity() : newest().time;
     for (const Sample& sample : samples) {
         if (!std::isfinite(sample.time) || !std::isfinite(sample.value) || sample.time < newestTime) {
             ++m_rejected;

@@ -377,7 +377,7 @@ bool EventLogDock::exportCsv(const QString& path, QString* error) const
     const EventLogModel* shown = shownModel();
     for (int row = 0; row < m_filter->rowCount(); ++row) {
         const int sourceRow = m_filter->mapToSource(m_filter->index(row, 0)).row();
-        file.write(csvRecord(shown->event(sourceRow)).toUtf8() + crlf);
+        file.write(csvRecord(shown->eventAt(sourceRow)).toUtf8() + crlf);
     }
     if (!file.commit())
         return fail(tr("cannot write %1: %2").arg(path, file.errorString()));

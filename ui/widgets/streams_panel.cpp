@@ -237,7 +237,7 @@ void StreamsPanel::updateActions()
 QString StreamsPanel::newStreamName() const
 {
     const QStringList names = m_model->streamNames();
-    for (int n = names.size() + 1;; ++n) {
+    for (qsizetype n = names.size() + 1;; ++n) {
         const QString name = QStringLiteral("stream%1").arg(n);
         if (!names.contains(name))
             return name;
