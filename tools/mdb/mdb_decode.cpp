@@ -113,15 +113,87 @@ void appendList(std::vector<std::string>& to, std::string_view list)
     }
 }
 
+// Which options the command line gave so far, beyond what DecodeOptions shows.
+struct GivenOptions {
+    bool format = false;
+    bool output = false;
+    bool wide = false;
+    bool aligned = false;
+};
+
+// An option given twice is refused, and so is an empty value.
+Status setOnce(std::string& to, bool given, const std::string& name, const std::string& value)
+{
+    if (!to.empty() || given)
+        return Error{"option --" + name + " is given twice", {}};
+    if (value.empty())
+        return Error{"option --" + name + " needs a value", {}};
+    to = value;
+    return {};
+}
+
+// One option that takes a value (name without "--").
+Status applyOption(DecodeOptions& o, GivenOptions& given, const std::string& name, const std::string& value)
+{
+    if (name == "mdb")
+        return setOnce(o.mission, false, name, value);
+    if (name == "input")
+        return setOnce(o.input, false, name, value);
+    if (name == "output") {
+        std::string out;
+        if (auto s = setOnce(out, given.output, name, value); !s)
+            return s;
+        o.output = out;
+        given.output = true;
+        return {};
+    }
+    if (name == "format") {
+        if (given.format)
+            return Error{"option --format is given twice", {}};
+        given.format = true;
+        if (value == "csv")
+            o.format = OutputFormat::Csv;
+        else if (value == "jsonl")
+            o.format = OutputFormat::Jsonl;
+        else
+            return Error{"--format is csv or jsonl, not '" + value + "'", {}};
+        return {};
+    }
+    if (name == "packet" || name == "parameters" || name == "stream") {
+        appendList(name == "packet" ? o.packets : name == "parameters" ? o.parameters : o.streams, value);
+        return {};
+    }
+    if (name == "from" || name == "to") {
+        std::int64_t& to = name == "from" ? o.fromNs : o.toNs;
+        if (to != 0)
+            return Error{"option --" + name + " is given twice", {}};
+        const auto ns = text::parseTimeNs(value);
+        if (!ns || *ns == 0)
+            return Error{"--" + name + " is a UTC time (2026-11-22T12:00:00Z, with an optional fraction) or ns since "
+                             "1970, not '" + value + "'",
+                         {}};
+        to = *ns;
+        return {};
+    }
+    if (name == "transport-header") {
+        std::size_t n = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+        if (ec != std::errc{} || end != value.data() + value.size() || n > kMaxTransportHeader)
+            return Error{"--transport-header is a number of bytes from 0 to " + std::to_string(kMaxTransportHeader)
+                             + ", not '" + value + "'",
+                         {}};
+        o.transportHeader = n;
+        return {};
+    }
+    return Error{"unknown option --" + name, {}};
+}
+
 Result<DecodeOptions> parseOptions(std::span<const std::string> args)
 {
     DecodeOptions o;
-    bool formatGiven = false;
-    bool wide = false;
-    bool aligned = false;
-    bool outputGiven = false;
+    GivenOptions given;
     for (std::size_t i = 0; i < args.size(); ++i) {
-        std::string_view arg = args[i];
+        const std::string_view arg = args[i];
         if (arg == "-h" || arg == "--help") {
             o.help = true;
             continue;
@@ -129,91 +201,40 @@ Result<DecodeOptions> parseOptions(std::span<const std::string> args)
         if (!arg.starts_with("--"))
             return Error{"unexpected argument '" + std::string(arg) + "'", {}};
         std::string name(arg.substr(2));
-        std::optional<std::string> value;
-        if (const auto eq = name.find('='); eq != std::string::npos) {
+        std::string value;
+        const auto eq = name.find('=');
+        const bool valueInline = eq != std::string::npos;
+        if (valueInline) {
             value = name.substr(eq + 1);
             name.resize(eq);
         }
-        const bool flag = name == "wide" || name == "aligned" || name == "lenient";
-        if (flag) {
-            if (value)
+        if (name == "wide" || name == "aligned" || name == "lenient") {
+            if (valueInline)
                 return Error{"option --" + name + " takes no value", {}};
-            (name == "wide" ? wide : name == "aligned" ? aligned : o.lenient) = true;
+            (name == "wide" ? given.wide : name == "aligned" ? given.aligned : o.lenient) = true;
             continue;
         }
         static constexpr std::array kValued{"mdb", "input", "output", "format", "packet", "parameters",
                                             "transport-header", "from", "to", "stream"};
         if (std::find(kValued.begin(), kValued.end(), name) == kValued.end())
             return Error{"unknown option --" + name, {}};
-        if (!value) {
+        if (!valueInline) {
             if (i + 1 >= args.size())
                 return Error{"option --" + name + " needs a value", {}};
             value = args[++i];
         }
-        const auto once = [&](std::string& to, bool given = false) -> Status {
-            if (!to.empty() || given)
-                return Error{"option --" + name + " is given twice", {}};
-            if (value->empty())
-                return Error{"option --" + name + " needs a value", {}};
-            to = *value;
-            return {};
-        };
-        if (name == "mdb") {
-            if (auto s = once(o.mission); !s)
-                return s.error();
-        } else if (name == "input") {
-            if (auto s = once(o.input); !s)
-                return s.error();
-        } else if (name == "output") {
-            std::string out;
-            if (auto s = once(out, outputGiven); !s)
-                return s.error();
-            o.output = out;
-            outputGiven = true;
-        } else if (name == "format") {
-            if (formatGiven)
-                return Error{"option --format is given twice", {}};
-            formatGiven = true;
-            if (*value == "csv")
-                o.format = OutputFormat::Csv;
-            else if (*value == "jsonl")
-                o.format = OutputFormat::Jsonl;
-            else
-                return Error{"--format is csv or jsonl, not '" + *value + "'", {}};
-        } else if (name == "packet") {
-            appendList(o.packets, *value);
-        } else if (name == "parameters") {
-            appendList(o.parameters, *value);
-        } else if (name == "stream") {
-            appendList(o.streams, *value);
-        } else if (name == "from" || name == "to") {
-            std::int64_t& to = name == "from" ? o.fromNs : o.toNs;
-            if (to != 0)
-                return Error{"option --" + name + " is given twice", {}};
-            const auto ns = text::parseTimeNs(*value);
-            if (!ns || *ns == 0)
-                return Error{"--" + name + " is a UTC time (2026-11-22T12:00:00Z, with an optional fraction) or ns since "
-                                 "1970, not '" + *value + "'",
-                             {}};
-            to = *ns;
-        } else { // transport-header
-            std::size_t n = 0;
-            const auto [end, ec] = std::from_chars(value->data(), value->data() + value->size(), n);
-            if (ec != std::errc{} || end != value->data() + value->size() || n > kMaxTransportHeader)
-                return Error{"--transport-header is a number of bytes from 0 to " + std::to_string(kMaxTransportHeader)
-                                 + ", not '" + *value + "'",
-                             {}};
-            o.transportHeader = n;
-        }
+        if (auto s = applyOption(o, given, name, value); !s)
+            return s.error();
     }
     if (o.help)
         return o;
-    if (wide && aligned)
+    if (given.wide && given.aligned)
         return Error{"--wide and --aligned are two layouts; choose one", {}};
-    if (wide || aligned) {
+    if (given.wide || given.aligned) {
         if (o.format == OutputFormat::Jsonl)
-            return Error{std::string(wide ? "--wide" : "--aligned") + " is a CSV layout; it does not go with --format jsonl", {}};
-        o.format = wide ? OutputFormat::WideCsv : OutputFormat::AlignedCsv;
+            return Error{std::string(given.wide ? "--wide" : "--aligned") + " is a CSV layout; it does not go with --format jsonl",
+                         {}};
+        o.format = given.wide ? OutputFormat::WideCsv : OutputFormat::AlignedCsv;
     }
     if (o.fromNs != 0 && o.toNs != 0 && o.fromNs > o.toNs)
         return Error{"--from is after --to", {}};
