@@ -4,7 +4,8 @@
 // then listed. The directory also holds the segment file the seed catalogs list; beside the directory
 // lies another segment, which no catalog row may reach ("../outside.tsrec").
 //
-// Input: the catalog.sqlite file. SQLite's own -wal/-shm/-journal files are removed before each input.
+// Input: the catalog.sqlite file. Everything else the last input left in the directory (SQLite's
+// -wal/-shm/-journal files, catalogs moved aside) is removed before each input.
 // Checks: playback finishes and plays nothing from outside the directory; the catalog's time-range
 // query returns a subset of its segment list.
 #include "core/record/playback.hpp"
@@ -67,10 +68,13 @@ void list(const std::string& dir)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string& dir = recordingDir();
-    const std::string catalog = dir + "/catalog.sqlite";
-    for (const char* suffix : {"-wal", "-shm", "-journal"})
-        fuzz::removeFile(catalog + suffix);
-    fuzz::writeFile(catalog, {data, size});
+    // What the last input left — SQLite's journals, catalogs moved aside as corrupt or orphaned — goes,
+    // or the directory grows by one file per damaged input and every open scans them all.
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.path().filename() != fuzz::kExampleSegmentName)
+            fuzz::removeFile(entry.path().string());
+    fuzz::writeFile(dir + "/catalog.sqlite", {data, size});
     play(dir);
     list(dir);
     return 0;
