@@ -115,6 +115,8 @@ void appendList(std::vector<std::string>& to, std::string_view list)
 
 // Which options the command line gave so far, beyond what DecodeOptions shows.
 struct GivenOptions {
+    bool mission = false;
+    bool input = false;
     bool format = false;
     bool output = false;
     bool wide = false;
@@ -122,13 +124,14 @@ struct GivenOptions {
 };
 
 // An option given twice is refused, and so is an empty value.
-Status setOnce(std::string& to, bool given, const std::string& name, const std::string& value)
+Status setOnce(std::string& to, bool& given, const std::string& name, const std::string& value)
 {
-    if (!to.empty() || given)
+    if (given)
         return Error{"option --" + name + " is given twice", {}};
     if (value.empty())
         return Error{"option --" + name + " needs a value", {}};
     to = value;
+    given = true;
     return {};
 }
 
@@ -136,17 +139,11 @@ Status setOnce(std::string& to, bool given, const std::string& name, const std::
 Status applyOption(DecodeOptions& o, GivenOptions& given, const std::string& name, const std::string& value)
 {
     if (name == "mdb")
-        return setOnce(o.mission, false, name, value);
+        return setOnce(o.mission, given.mission, name, value);
     if (name == "input")
-        return setOnce(o.input, false, name, value);
-    if (name == "output") {
-        std::string out;
-        if (auto s = setOnce(out, given.output, name, value); !s)
-            return s;
-        o.output = out;
-        given.output = true;
-        return {};
-    }
+        return setOnce(o.input, given.input, name, value);
+    if (name == "output")
+        return setOnce(o.output, given.output, name, value);
     if (name == "format") {
         if (given.format)
             return Error{"option --format is given twice", {}};
